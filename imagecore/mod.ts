@@ -1,0 +1,260 @@
+/**
+ * imagecore: Logo Lookup's image pipeline (Rust compiled to WASM).
+ *
+ * Decodes PNG, JPEG, GIF (first frame), WebP, ICO (largest entry) and BMP — recognised from the
+ * bytes, never from a name — then resizes (Lanczos3, premultiplied alpha), greyscales, themes and
+ * encodes PNG, WebP or JPEG. Every refusal is an {@link ImageCoreError} with a machine-readable
+ * `code`; a trap inside WASM also surfaces as one, and the next call runs on a fresh instance.
+ *
+ * @example
+ * ```ts
+ * import { transform } from "./mod.ts";
+ * const source = await Deno.readFile("logo.png");
+ * const out = transform(source, { width: 128, greyscale: true });
+ * console.log(out.width, out.height, out.format, out.bytes.length);
+ * ```
+ * @module
+ */
+import * as glue from "./pkg/imagecore.js";
+
+/** Formats imagecore can decode. */
+export type SourceFormat = "png" | "jpeg" | "gif" | "webp" | "ico" | "bmp";
+/** Formats imagecore can encode. */
+export type OutputFormat = "png" | "webp" | "jpeg";
+/** Background a themed logo will be shown on. */
+export type Theme = "light" | "dark";
+
+/** Why imagecore refused an input. */
+export type ImageCoreErrorCode =
+  | "unsupported_format"
+  | "corrupt"
+  | "too_large"
+  | "invalid_argument"
+  | "internal";
+
+/** The one error imagecore throws: a machine-readable `code` and a readable message. */
+export class ImageCoreError extends Error {
+  /** Machine-readable reason, stable across versions. */
+  readonly code: ImageCoreErrorCode;
+  /** Creates an error with a `code` and a message such as "Cannot decode image: corrupt data". */
+  constructor(code: ImageCoreErrorCode, message: string) {
+    super(message);
+    this.name = "ImageCoreError";
+    this.code = code;
+  }
+}
+
+/** Options of {@link transform}. */
+export interface TransformOptions {
+  /** Output width in px (1..4096); height keeps the aspect ratio. Default: the source width. */
+  width?: number;
+  /** Render in greyscale (Rec. 709 luminance), alpha kept. */
+  greyscale?: boolean;
+  /** Invert a transparent logo that would lack contrast on this background. */
+  theme?: Theme;
+  /** Output encoding; default "png". JPEG is flattened onto white. */
+  format?: OutputFormat;
+}
+
+/** What {@link transform} returns. */
+export interface TransformResult {
+  /** The encoded image. */
+  bytes: Uint8Array;
+  /** Output width in px. */
+  width: number;
+  /** Output height in px: round(width × H / W), at least 1. */
+  height: number;
+  /** Output encoding. */
+  format: OutputFormat;
+  /** Whether the theme step inverted the logo. */
+  inverted: boolean;
+}
+
+/** What {@link probe} returns: read from the header, no pixels decoded. */
+export interface ProbeResult {
+  /** Detected source format. */
+  format: SourceFormat;
+  /** Width in px. */
+  width: number;
+  /** Height in px. */
+  height: number;
+}
+
+/** Refusal limits, checked before any pixel buffer is allocated. */
+export const LIMITS: Readonly<{ inputBytes: number; sourcePixels: number; outputSide: number }> =
+  Object.freeze({ inputBytes: 10 * 1024 * 1024, sourcePixels: 40_000_000, outputSide: 4096 });
+
+const SOURCE_FORMATS: readonly SourceFormat[] = ["png", "jpeg", "gif", "webp", "ico", "bmp"];
+const OUTPUT_FORMATS: readonly OutputFormat[] = ["png", "webp", "jpeg"];
+const ERROR_CODES: readonly ImageCoreErrorCode[] = [
+  "unsupported_format",
+  "corrupt",
+  "too_large",
+  "invalid_argument",
+  "internal",
+];
+/** After a call leaves linear memory above this, the instance is recreated to give it back. */
+const MEMORY_HIGH_WATER = 256 * 1024 * 1024;
+
+let ready = false;
+
+function instance(): void {
+  if (ready) return;
+  const bytes = Deno.readFileSync(new URL("./pkg/imagecore_bg.wasm", import.meta.url));
+  glue.initSync({ module: bytes });
+  ready = true;
+}
+
+/** Runs one WASM call; maps its errors to ImageCoreError and recovers the instance after a trap. */
+function call<T>(run: () => T): T {
+  instance();
+  try {
+    return run();
+  } catch (error) {
+    throw toImageCoreError(error);
+  } finally {
+    // Linear memory only grows; after a large image, start a fresh instance to give it back.
+    if (ready && glue.memory_bytes() > MEMORY_HIGH_WATER) glue.__wbg_reset_state();
+  }
+}
+
+function toImageCoreError(error: unknown): ImageCoreError {
+  if (typeof error === "string") {
+    const tab = error.indexOf("\t");
+    const code = error.slice(0, tab) as ImageCoreErrorCode;
+    if (tab > 0 && ERROR_CODES.includes(code)) {
+      return new ImageCoreError(code, error.slice(tab + 1));
+    }
+  }
+  // A trap (panic=abort → unreachable) leaves the instance unusable: start a fresh one.
+  glue.__wbg_reset_state();
+  const detail = error instanceof Error ? error.message : String(error);
+  return new ImageCoreError("internal", `Cannot process image: internal error (${detail})`);
+}
+
+function checkInput(input: Uint8Array): void {
+  if (!(input instanceof Uint8Array)) {
+    throw new ImageCoreError("invalid_argument", "Cannot decode image: input must be a Uint8Array");
+  }
+  if (input.length > LIMITS.inputBytes) {
+    throw new ImageCoreError(
+      "too_large",
+      `Cannot decode image: ${input.length} bytes exceeds the ${LIMITS.inputBytes}-byte limit`,
+    );
+  }
+}
+
+function readU32(view: DataView, offset: number): number {
+  return view.getUint32(offset, true);
+}
+
+/**
+ * Decodes `input`, resizes it to `options.width` (aspect ratio kept), applies greyscale and
+ * theme, and encodes it.
+ *
+ * @throws {ImageCoreError} `unsupported_format`, `corrupt`, `too_large` or `invalid_argument`.
+ * @example
+ * ```ts
+ * const { bytes, width, height } = transform(png, { width: 64, theme: "dark" });
+ * ```
+ */
+export function transform(input: Uint8Array, options: TransformOptions = {}): TransformResult {
+  checkInput(input);
+  const width = options.width ?? 0;
+  if (options.width !== undefined) {
+    if (!Number.isInteger(width) || width < 1 || width > LIMITS.outputSide) {
+      throw new ImageCoreError(
+        "invalid_argument",
+        `Cannot resize image: width must be an integer from 1 to ${LIMITS.outputSide}`,
+      );
+    }
+  }
+  const format = options.format ?? "png";
+  const formatCode = OUTPUT_FORMATS.indexOf(format);
+  if (formatCode < 0) {
+    throw new ImageCoreError("invalid_argument", `Cannot encode image: unknown format "${format}"`);
+  }
+  const themeCode = options.theme === undefined ? 0 : options.theme === "light" ? 1 : 2;
+  if (options.theme !== undefined && options.theme !== "light" && options.theme !== "dark") {
+    throw new ImageCoreError("invalid_argument", `Cannot theme image: unknown theme`);
+  }
+  const out = call(() =>
+    glue.transform(input, width, options.greyscale === true, themeCode, formatCode)
+  );
+  // Layout: u32 width, u32 height, u8 format, u8 inverted, 2 bytes padding, then the image.
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  return {
+    width: readU32(view, 0),
+    height: readU32(view, 4),
+    format: OUTPUT_FORMATS[out[8]],
+    inverted: out[9] === 1,
+    bytes: out.subarray(12),
+  };
+}
+
+/**
+ * Reads the format and dimensions of `input` from its header, without decoding pixels.
+ *
+ * @throws {ImageCoreError} `unsupported_format` or `corrupt`.
+ * @example
+ * ```ts
+ * const { format, width, height } = probe(bytes);
+ * ```
+ */
+export function probe(input: Uint8Array): ProbeResult {
+  checkInput(input);
+  const out = call(() => glue.probe(input));
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  return { format: SOURCE_FORMATS[out[8]], width: readU32(view, 0), height: readU32(view, 4) };
+}
+
+/**
+ * Bytes of linear memory the WASM instance holds now. It stays flat across calls: every buffer is
+ * freed inside the call that made it, and an instance grown past 256 MiB by one huge image is
+ * replaced after that call.
+ *
+ * @example
+ * ```ts
+ * console.log(`imagecore holds ${wasmMemoryBytes() / 2 ** 20} MiB`);
+ * ```
+ */
+export function wasmMemoryBytes(): number {
+  instance();
+  return glue.memory_bytes();
+}
+
+/**
+ * Test hook: makes the WASM code trap (a Rust panic), to show that the call throws an
+ * `ImageCoreError` with code `internal` and that the next call works on a fresh instance.
+ *
+ * @example
+ * ```ts
+ * try { trapForTests(); } catch (e) { console.log((e as ImageCoreError).code); } // "internal"
+ * ```
+ */
+export function trapForTests(): void {
+  call(() => glue.trap_for_tests());
+}
+
+/**
+ * Encodes raw RGBA pixels (row-major, 4 bytes a pixel) as an image, with the same encoders as
+ * {@link transform}. Useful for generated logos and test fixtures.
+ *
+ * @throws {ImageCoreError} `invalid_argument` when the buffer does not hold width × height pixels.
+ * @example
+ * ```ts
+ * const png = encodeRgba(new Uint8Array(4 * 16 * 16), 16, 16);
+ * ```
+ */
+export function encodeRgba(
+  pixels: Uint8Array,
+  width: number,
+  height: number,
+  format: OutputFormat = "png",
+): Uint8Array {
+  const formatCode = OUTPUT_FORMATS.indexOf(format);
+  if (formatCode < 0) {
+    throw new ImageCoreError("invalid_argument", `Cannot encode image: unknown format "${format}"`);
+  }
+  return call(() => glue.encode_rgba(pixels, width, height, formatCode));
+}

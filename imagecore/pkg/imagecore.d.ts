@@ -1,0 +1,68 @@
+/* tslint:disable */
+/* eslint-disable */
+
+export function __wbg_reset_state(): void;
+
+/**
+ * Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG.
+ */
+export function encode_rgba(pixels: Uint8Array | number[], width: number, height: number, format: number): Uint8Array;
+
+/**
+ * Size of the instance's linear memory in bytes (it grows, never shrinks).
+ */
+export function memory_bytes(): number;
+
+/**
+ * Reads format and dimensions from the header. Returns the result header with no image.
+ */
+export function probe(input: Uint8Array | number[]): Uint8Array;
+
+/**
+ * Transforms an encoded image. `width` 0 keeps the source width; `theme` 0 none, 1 light,
+ * 2 dark; `format` 0 PNG, 1 WebP, 2 JPEG. Returns the result header then the encoded image.
+ */
+export function transform(input: Uint8Array | number[], width: number, greyscale: boolean, theme: number, format: number): Uint8Array;
+
+/**
+ * Traps on purpose, so tests can show a trap leaves the next call working.
+ */
+export function trap_for_tests(): void;
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+export interface InitOutput {
+    readonly memory: WebAssembly.Memory;
+    readonly encode_rgba: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
+    readonly memory_bytes: () => number;
+    readonly probe: (a: number, b: number) => [number, number, number, number];
+    readonly transform: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
+    readonly trap_for_tests: () => void;
+    readonly __wbindgen_externrefs: WebAssembly.Table;
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
+    readonly __externref_table_dealloc: (a: number) => void;
+    readonly __wbindgen_start: () => void;
+}
+
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/**
+ * Instantiates the given `module`, which can either be bytes or
+ * a precompiled `WebAssembly.Module`.
+ *
+ * @param {{ module: SyncInitInput }} module - Passing `SyncInitInput` directly is deprecated.
+ *
+ * @returns {InitOutput}
+ */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/**
+ * If `module_or_path` is {RequestInfo} or {URL}, makes a request and
+ * for everything else, calls `WebAssembly.instantiate` directly.
+ *
+ * @param {{ module_or_path: InitInput | Promise<InitInput> }} module_or_path - Passing `InitInput` directly is deprecated.
+ *
+ * @returns {Promise<InitOutput>}
+ */
+export default function __wbg_init (module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;

@@ -1,0 +1,114 @@
+//! imagecore: Logo Lookup's image pipeline, compiled to WASM for Deno.
+//!
+//! Decode (PNG, JPEG, GIF, WebP, ICO, BMP) → resize (Lanczos3, premultiplied alpha) → greyscale →
+//! theme → encode (PNG, WebP, JPEG). The WASM exports below are wrapped by `mod.ts`, the only
+//! TypeScript entry; errors cross as `"code\tmessage"` strings that `mod.ts` turns into
+//! `ImageCoreError`s.
+
+pub mod decode;
+pub mod encode;
+pub mod encode_png;
+pub mod error;
+pub mod format;
+pub mod greyscale;
+pub mod ico_select;
+pub mod limits;
+pub mod pipeline;
+pub mod resize;
+pub mod theme;
+
+use error::{Error, ErrorCode};
+use format::OutputFormat;
+use pipeline::Options;
+use theme::Theme;
+use wasm_bindgen::prelude::*;
+
+/// Bytes before the image in `transform`'s and `probe`'s results: width u32 LE, height u32 LE,
+/// format u8, inverted u8, two bytes of padding.
+pub const RESULT_HEADER_LEN: usize = 12;
+
+fn to_js(error: Error) -> JsValue {
+    JsValue::from_str(&format!("{}\t{}", error.code.as_str(), error.message))
+}
+
+fn with_header(width: u32, height: u32, format: u8, inverted: bool, body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(RESULT_HEADER_LEN + body.len());
+    out.extend_from_slice(&width.to_le_bytes());
+    out.extend_from_slice(&height.to_le_bytes());
+    out.extend_from_slice(&[format, u8::from(inverted), 0, 0]);
+    out.extend_from_slice(body);
+    out
+}
+
+/// Transforms an encoded image. `width` 0 keeps the source width; `theme` 0 none, 1 light,
+/// 2 dark; `format` 0 PNG, 1 WebP, 2 JPEG. Returns the result header then the encoded image.
+#[wasm_bindgen]
+pub fn transform(
+    input: &[u8],
+    width: u32,
+    greyscale: bool,
+    theme: u8,
+    format: u8,
+) -> Result<Vec<u8>, JsValue> {
+    let theme = Theme::from_code(theme).ok_or_else(|| {
+        to_js(Error::new(
+            ErrorCode::InvalidArgument,
+            "Cannot theme image: unknown theme",
+        ))
+    })?;
+    let options = Options {
+        width: (width != 0).then_some(width),
+        greyscale,
+        theme,
+        format: OutputFormat::from_code(format).map_err(to_js)?,
+    };
+    let out = pipeline::transform(input, &options).map_err(to_js)?;
+    Ok(with_header(
+        out.width,
+        out.height,
+        out.format as u8,
+        out.inverted,
+        &out.bytes,
+    ))
+}
+
+/// Reads format and dimensions from the header. Returns the result header with no image.
+#[wasm_bindgen]
+pub fn probe(input: &[u8]) -> Result<Vec<u8>, JsValue> {
+    let header = decode::probe(input).map_err(to_js)?;
+    Ok(with_header(
+        header.width,
+        header.height,
+        header.format as u8,
+        false,
+        &[],
+    ))
+}
+
+/// Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG.
+#[wasm_bindgen]
+pub fn encode_rgba(pixels: &[u8], width: u32, height: u32, format: u8) -> Result<Vec<u8>, JsValue> {
+    let format = OutputFormat::from_code(format).map_err(to_js)?;
+    let mut pixels = pixels.to_vec();
+    encode::encode(&mut pixels, width, height, format).map_err(to_js)
+}
+
+/// Size of the instance's linear memory in bytes (it grows, never shrinks).
+#[wasm_bindgen]
+pub fn memory_bytes() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        (core::arch::wasm32::memory_size(0) * 65536) as f64
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
+    }
+}
+
+/// Traps on purpose, so tests can show a trap leaves the next call working.
+#[doc(hidden)]
+#[wasm_bindgen]
+pub fn trap_for_tests() {
+    panic!("trap requested by a test");
+}

@@ -1,0 +1,106 @@
+//! A corpus of bad inputs: each is refused with the right code, never a panic.
+mod common;
+
+use imagecore::decode::probe;
+use imagecore::error::ErrorCode;
+use imagecore::pipeline::{transform, Options};
+
+fn code_of(bytes: &[u8]) -> ErrorCode {
+    transform(
+        bytes,
+        &Options {
+            width: Some(64),
+            ..Options::default()
+        },
+    )
+    .expect_err("must be refused")
+    .code
+}
+
+#[test]
+fn zero_bytes_are_corrupt() {
+    assert_eq!(code_of(&[]), ErrorCode::Corrupt);
+}
+
+#[test]
+fn random_bytes_are_unsupported() {
+    let mut state = 0x2545_f491u32;
+    let bytes: Vec<u8> = (0..4096)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state >> 24) as u8
+        })
+        .collect();
+    assert_eq!(code_of(&bytes), ErrorCode::UnsupportedFormat);
+}
+
+#[test]
+fn unsupported_formats_are_named_so() {
+    assert_eq!(
+        code_of(b"<svg xmlns='http://www.w3.org/2000/svg'/>"),
+        ErrorCode::UnsupportedFormat
+    );
+    assert_eq!(code_of(b"II*\0\x08\0\0\0"), ErrorCode::UnsupportedFormat); // TIFF
+}
+
+#[test]
+fn truncated_files_are_corrupt() {
+    let png = common::png(&common::disc(64, 64, [1, 2, 3, 255], [0, 0, 0, 0]));
+    for cut in [8, 20, 40, png.len() / 2, png.len() - 13] {
+        assert_eq!(code_of(&png[..cut]), ErrorCode::Corrupt, "cut at {cut}");
+    }
+    let gif = common::gif(
+        &common::disc(16, 16, [255, 0, 0, 255], [0, 0, 0, 0]),
+        &common::disc(16, 16, [0, 0, 255, 255], [0, 0, 0, 0]),
+    );
+    assert_eq!(code_of(&gif[..gif.len() / 3]), ErrorCode::Corrupt);
+}
+
+#[test]
+fn a_header_claiming_100000_squared_is_too_large_before_decoding() {
+    let bytes = common::png_header_only(100_000, 100_000);
+    assert_eq!(code_of(&bytes), ErrorCode::TooLarge);
+    assert_eq!(
+        probe(&bytes).expect_err("refused").code,
+        ErrorCode::TooLarge
+    );
+}
+
+#[test]
+fn a_header_lying_about_its_size_is_corrupt() {
+    // Claims 4000×4000 (allowed) but carries no pixel data.
+    assert_eq!(
+        code_of(&common::png_header_only(4000, 4000)),
+        ErrorCode::Corrupt
+    );
+}
+
+#[test]
+fn output_taller_than_the_limit_is_too_large() {
+    let png = common::png(&common::disc(1, 100, [1, 2, 3, 255], [0, 0, 0, 0]));
+    let error = transform(
+        &png,
+        &Options {
+            width: Some(100),
+            ..Options::default()
+        },
+    )
+    .expect_err("refused");
+    assert_eq!(error.code, ErrorCode::TooLarge);
+}
+
+#[test]
+fn ico_entries_pointing_outside_the_file_are_corrupt() {
+    let mut ico = common::ico(&[(32, vec![0; 8], 16), (32, vec![0; 8], 32)]);
+    ico.truncate(6 + 32 + 4);
+    assert_eq!(code_of(&ico), ErrorCode::Corrupt);
+}
+
+#[test]
+fn inputs_over_ten_mib_are_too_large() {
+    let mut big = common::png(&common::disc(8, 8, [1, 2, 3, 255], [0, 0, 0, 0]));
+    big.resize(10 * 1024 * 1024 + 1, 0);
+    assert_eq!(code_of(&big), ErrorCode::TooLarge);
+}

@@ -1,0 +1,90 @@
+/**
+ * `deno task build:wasm`: rebuilds imagecore/pkg/ (the WASM and its wasm-bindgen glue) from the
+ * Rust sources. Sets the toolchain up first when needed (tools/setup_toolchain.sh).
+ *
+ * `deno task build:wasm --verify` builds into a temporary directory and fails unless the result
+ * is byte-for-byte the committed one: the build is reproducible, and CI checks that.
+ * @module
+ */
+import { sha256Hex, sourceHash, stampLine } from "./source_hash.ts";
+
+const root = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
+const verify = Deno.args.includes("--verify");
+const target = "wasm32-unknown-unknown";
+
+async function run(cmd: string, args: string[], env: Record<string, string> = {}) {
+  const { code, stdout } = await new Deno.Command(cmd, {
+    args,
+    cwd: root,
+    env,
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (code !== 0) throw new Error(`${cmd} ${args.join(" ")} failed with exit code ${code}`);
+  return new TextDecoder().decode(stdout);
+}
+
+const setup = await run("bash", ["tools/setup_toolchain.sh"]);
+const rustc = /^RUSTC=(.*)$/m.exec(setup)?.[1];
+if (!rustc) throw new Error("setup_toolchain.sh did not report a rustc");
+
+const home = Deno.env.get("CARGO_HOME") ?? `${Deno.env.get("HOME")}/.cargo`;
+// Paths are remapped so the WASM does not depend on where the clone or the registry lives.
+const rustflags = [
+  "-C",
+  "target-feature=+simd128",
+  `--remap-path-prefix=${root}=/imagecore`,
+  `--remap-path-prefix=${home}=/cargo`,
+].join("\x1f");
+const env: Record<string, string> = { RUSTC: rustc, CARGO_ENCODED_RUSTFLAGS: rustflags };
+if (rustc === "/usr/bin/rustc") env.CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER = "wasm-ld-22";
+await run("cargo", ["build", "--release", "--locked", "--lib", "--target", target], env);
+
+const out = await Deno.makeTempDir({ prefix: "imagecore-pkg-" });
+await run("wasm-bindgen", [
+  "--target",
+  "web",
+  "--experimental-reset-state-function",
+  "--out-dir",
+  out,
+  "--out-name",
+  "imagecore",
+  `target/${target}/release/imagecore.wasm`,
+]);
+const wasmPath = `${out}/imagecore_bg.wasm`;
+// Debian's binaryen (wasm-opt 108) predates wasm-bindgen's externref table and corrupts it, so
+// the WASM ships as rustc (LTO, opt-level 3) and wasm-bindgen leave it.
+
+const wasm = Deno.readFileSync(wasmPath);
+const glue = Deno.readTextFileSync(`${out}/imagecore.js`);
+const stamped = `${stampLine(await sourceHash(), await sha256Hex(wasm))}\n${glue}`;
+const dts = Deno.readTextFileSync(`${out}/imagecore.d.ts`);
+const files: Record<string, Uint8Array> = {
+  "imagecore_bg.wasm": wasm,
+  "imagecore.js": new TextEncoder().encode(stamped),
+  "imagecore.d.ts": new TextEncoder().encode(dts),
+};
+
+const pkg = `${root}/pkg`;
+if (verify) {
+  const differ = Object.entries(files).filter(([name, bytes]) => {
+    let committed: Uint8Array;
+    try {
+      committed = Deno.readFileSync(`${pkg}/${name}`);
+    } catch {
+      return true;
+    }
+    return committed.length !== bytes.length || committed.some((b, i) => b !== bytes[i]);
+  }).map(([name]) => name);
+  await Deno.remove(out, { recursive: true });
+  if (differ.length > 0) {
+    console.error(`build:wasm --verify: a fresh build differs from imagecore/pkg in ${differ}`);
+    Deno.exit(1);
+  }
+  console.log("build:wasm --verify: a fresh build is byte-for-byte the committed imagecore/pkg");
+} else {
+  Deno.mkdirSync(pkg, { recursive: true });
+  for (const [name, bytes] of Object.entries(files)) Deno.writeFileSync(`${pkg}/${name}`, bytes);
+  await Deno.remove(out, { recursive: true });
+  console.log(`build:wasm: wrote imagecore/pkg (${(wasm.length / 1024).toFixed(0)} KiB of WASM)`);
+}

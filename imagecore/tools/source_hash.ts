@@ -1,0 +1,56 @@
+/**
+ * The hash that ties the committed WASM to imagecore's sources: SHA-256 over every input of the
+ * build (Rust sources, manifests, lock file, cargo config, build script), path and content.
+ * @module
+ */
+
+const ROOT = new URL("../", import.meta.url);
+
+/** Files (relative to imagecore/) whose content determines the built WASM. */
+export function buildInputs(): string[] {
+  const files = ["Cargo.toml", "Cargo.lock", ".cargo/config.toml", "tools/build.ts"];
+  const walk = (dir: string) => {
+    for (const entry of Deno.readDirSync(new URL(dir, ROOT))) {
+      const path = `${dir}${entry.name}`;
+      if (entry.isDirectory) walk(`${path}/`);
+      else if (entry.name.endsWith(".rs")) files.push(path);
+    }
+  };
+  walk("src/");
+  return files.sort();
+}
+
+/** Hex SHA-256 of bytes. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** SHA-256 over the build inputs: each path, a NUL, its content with CRLF folded to LF, a NUL. */
+export async function sourceHash(): Promise<string> {
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  for (const path of buildInputs()) {
+    const text = Deno.readTextFileSync(new URL(path, ROOT)).replaceAll("\r\n", "\n");
+    parts.push(encoder.encode(`${path}\0${text}\0`));
+  }
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    all.set(part, offset);
+    offset += part.length;
+  }
+  return await sha256Hex(all);
+}
+
+/** The stamp line the build writes at the top of the committed glue. */
+export function stampLine(source: string, wasm: string): string {
+  return `// imagecore-build: source-sha256=${source} wasm-sha256=${wasm}`;
+}
+
+/** Reads the stamp of a glue file, or undefined when there is none. */
+export function readStamp(glue: string): { source: string; wasm: string } | undefined {
+  const match = /^\/\/ imagecore-build: source-sha256=([0-9a-f]{64}) wasm-sha256=([0-9a-f]{64})$/m
+    .exec(glue);
+  return match ? { source: match[1], wasm: match[2] } : undefined;
+}

@@ -1,0 +1,111 @@
+import { ok, strictEqual, throws } from "node:assert";
+import {
+  ImageCoreError,
+  type ImageCoreErrorCode,
+  probe,
+  transform,
+  trapForTests,
+  wasmMemoryBytes,
+} from "../imagecore/mod.ts";
+import { bytesOf, discPixels, fromPixels, pngHeaderOnly } from "./support/images.ts";
+
+const valid = await bytesOf(
+  fromPixels(discPixels(64, 64, [9, 9, 9, 255], [0, 0, 0, 0]), 64, 64).png(),
+);
+
+function refusedWith(bytes: Uint8Array, code: ImageCoreErrorCode, options = { width: 32 }) {
+  throws(() => transform(bytes, options), (e: unknown) => {
+    ok(e instanceof ImageCoreError, `threw ${e}`);
+    strictEqual(e.code, code, e.message);
+    ok(e.message.startsWith("Cannot "), e.message);
+    return true;
+  });
+  // The instance stays healthy: the next call works.
+  strictEqual(transform(valid, { width: 16 }).width, 16);
+}
+
+function noise(length: number, seed: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let state = seed;
+  for (let i = 0; i < length; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    out[i] = state & 0xff;
+  }
+  return out;
+}
+
+Deno.test("zero bytes are corrupt", () => refusedWith(new Uint8Array(0), "corrupt"));
+
+Deno.test("random bytes are an unsupported format", () => {
+  for (const seed of [1, 2, 3, 4, 5]) refusedWith(noise(2048, seed), "unsupported_format");
+});
+
+Deno.test("SVG and TIFF are unsupported formats", () => {
+  refusedWith(
+    new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+    "unsupported_format",
+  );
+  refusedWith(new Uint8Array([0x49, 0x49, 0x2a, 0, 8, 0, 0, 0]), "unsupported_format");
+});
+
+Deno.test("truncated PNGs are corrupt", () => {
+  for (const cut of [8, 30, valid.length >> 1, valid.length - 13]) {
+    refusedWith(valid.subarray(0, cut), "corrupt");
+  }
+});
+
+Deno.test("a PNG body of random bytes after a valid signature is corrupt", () => {
+  const lying = new Uint8Array([...valid.subarray(0, 8), ...noise(500, 9)]);
+  refusedWith(lying, "corrupt");
+});
+
+Deno.test("a PNG header claiming 100000×100000 is too large, before any allocation", () => {
+  const bytes = pngHeaderOnly(100_000, 100_000);
+  refusedWith(bytes, "too_large");
+  throws(() => probe(bytes), (e: unknown) => e instanceof ImageCoreError && e.code === "too_large");
+});
+
+Deno.test("a header claiming a plausible size with no pixels is corrupt", () => {
+  refusedWith(pngHeaderOnly(4000, 4000), "corrupt");
+});
+
+Deno.test("inputs over 10 MiB are too large", () => {
+  const big = new Uint8Array(10 * 1024 * 1024 + 1);
+  big.set(valid);
+  refusedWith(big, "too_large");
+});
+
+Deno.test("bad options are invalid arguments", () => {
+  for (const width of [0, -1, 1.5, 4097, NaN]) refusedWith(valid, "invalid_argument", { width });
+});
+
+Deno.test("a trap inside WASM throws an internal ImageCoreError and the next call works", () => {
+  for (let i = 0; i < 3; i++) {
+    throws(
+      () => trapForTests(),
+      (e: unknown) => e instanceof ImageCoreError && e.code === "internal",
+    );
+    strictEqual(transform(valid, { width: 20 }).width, 20);
+  }
+});
+
+Deno.test("memory stays flat across many calls", async () => {
+  const big = await bytesOf(
+    fromPixels(discPixels(1024, 1024, [200, 10, 10, 255], [0, 0, 0, 0]), 1024, 1024).png(),
+  );
+  for (let i = 0; i < 5; i++) transform(big, { width: 128, greyscale: true });
+  const before = wasmMemoryBytes();
+  for (let i = 0; i < 200; i++) {
+    transform(big, {
+      width: 128 + (i % 7),
+      greyscale: i % 2 === 0,
+      theme: i % 3 ? "dark" : undefined,
+    });
+    try {
+      transform(noise(4096, i + 1));
+    } catch { /* refused, as above */ }
+  }
+  strictEqual(wasmMemoryBytes(), before, "linear memory grew across 400 calls");
+});

@@ -1,0 +1,100 @@
+import { deepStrictEqual, strictEqual } from "node:assert";
+import { probe, transform } from "../imagecore/mod.ts";
+import {
+  bmp24,
+  bytesOf,
+  discPixels,
+  fromPixels,
+  icoOf,
+  pixelAt,
+  pixelsOf,
+  type Rgba,
+} from "./support/images.ts";
+
+const GREEN: Rgba = [20, 160, 60, 255];
+const W = 48, H = 32;
+const logo = discPixels(W, H, GREEN, [0, 0, 0, 0]);
+
+async function assertDecodes(bytes: Uint8Array, format: string, centre: Rgba, tolerance = 0) {
+  deepStrictEqual(probe(bytes), { format, width: W, height: H });
+  const out = transform(bytes);
+  strictEqual(out.width, W);
+  strictEqual(out.height, H);
+  const got = pixelAt(await pixelsOf(out.bytes), W / 2, H / 2);
+  for (let c = 0; c < 4; c++) {
+    if (Math.abs(got[c] - centre[c]) > tolerance) {
+      throw new Error(`${format}: centre ${got} is not ${centre} ± ${tolerance}`);
+    }
+  }
+}
+
+Deno.test("PNG RGBA 8-bit decodes", async () => {
+  await assertDecodes(await bytesOf(fromPixels(logo, W, H).png()), "png", GREEN);
+});
+
+Deno.test("PNG 16-bit decodes", async () => {
+  const png16 = await bytesOf(fromPixels(logo, W, H).toColourspace("rgb16").png());
+  await assertDecodes(png16, "png", GREEN, 1);
+});
+
+Deno.test("PNG interlaced (Adam7) decodes", async () => {
+  await assertDecodes(
+    await bytesOf(fromPixels(logo, W, H).png({ progressive: true })),
+    "png",
+    GREEN,
+  );
+});
+
+Deno.test("PNG palette decodes", async () => {
+  const palette = await bytesOf(fromPixels(logo, W, H).png({ palette: true, dither: 0 }));
+  await assertDecodes(palette, "png", GREEN, 2);
+});
+
+Deno.test("PNG grey without alpha decodes", async () => {
+  const grey = await bytesOf(fromPixels(logo, W, H).removeAlpha().greyscale().png());
+  const luma = (await pixelsOf(grey)).data[((H / 2) * W + W / 2) * 4];
+  await assertDecodes(grey, "png", [luma, luma, luma, 255]);
+});
+
+Deno.test("JPEG decodes", async () => {
+  const jpeg = await bytesOf(
+    fromPixels(logo, W, H).flatten({ background: "#fff" }).jpeg({ quality: 95 }),
+  );
+  await assertDecodes(jpeg, "jpeg", GREEN, 8);
+});
+
+Deno.test("GIF decodes its first frame", async () => {
+  await assertDecodes(await bytesOf(fromPixels(logo, W, H).gif()), "gif", GREEN, 4);
+});
+
+Deno.test("WebP lossless and lossy decode", async () => {
+  await assertDecodes(
+    await bytesOf(fromPixels(logo, W, H).webp({ lossless: true })),
+    "webp",
+    GREEN,
+  );
+  await assertDecodes(
+    await bytesOf(fromPixels(logo, W, H).webp({ quality: 90 })),
+    "webp",
+    GREEN,
+    12,
+  );
+});
+
+Deno.test("BMP decodes", async () => {
+  await assertDecodes(bmp24(logo, W, H), "bmp", GREEN);
+});
+
+Deno.test("ICO decodes its largest PNG entry", async () => {
+  const small = await bytesOf(
+    fromPixels(discPixels(16, 16, [255, 0, 0, 255], [0, 0, 0, 0]), 16, 16).png(),
+  );
+  const large = await bytesOf(fromPixels(logo, W, H).png());
+  await assertDecodes(icoOf([{ png: small, side: 16 }, { png: large, side: W }]), "ico", GREEN);
+});
+
+Deno.test("format is recognised from the bytes, whatever the caller believes", async () => {
+  const webp = await bytesOf(fromPixels(logo, W, H).webp({ lossless: true }));
+  strictEqual(probe(webp).format, "webp");
+  strictEqual(transform(webp, { format: "png" }).format, "png");
+});
