@@ -1,8 +1,9 @@
 /**
  * imagecore: Logo Lookup's image pipeline (Rust compiled to WASM).
  *
- * Decodes PNG, JPEG, GIF (first frame), WebP, ICO (largest entry) and BMP — recognised from the
- * bytes, never from a name — then resizes (Lanczos3, premultiplied alpha), greyscales, themes and
+ * Decodes PNG, JPEG, GIF (first frame), WebP, ICO (largest entry), BMP and SVG (rasterised by
+ * resvg at the output size, nothing external loaded) — recognised from the bytes, never from a
+ * name — then resizes (Lanczos3, premultiplied alpha), greyscales, themes and
  * encodes PNG, WebP or JPEG. Every refusal is an {@link ImageCoreError} with a machine-readable
  * `code`; a trap inside WASM also surfaces as one, and the next call runs on a fresh instance.
  *
@@ -16,9 +17,10 @@
  * @module
  */
 import * as glue from "./pkg/imagecore.js";
+import * as svgGlue from "./pkg/imagecore_svg.js";
 
 /** Formats imagecore can decode. */
-export type SourceFormat = "png" | "jpeg" | "gif" | "webp" | "ico" | "bmp";
+export type SourceFormat = "png" | "jpeg" | "gif" | "webp" | "ico" | "bmp" | "svg";
 /** Formats imagecore can encode. */
 export type OutputFormat = "png" | "webp" | "jpeg";
 /** Background a themed logo will be shown on. */
@@ -84,7 +86,7 @@ export interface ProbeResult {
 export const LIMITS: Readonly<{ inputBytes: number; sourcePixels: number; outputSide: number }> =
   Object.freeze({ inputBytes: 10 * 1024 * 1024, sourcePixels: 40_000_000, outputSide: 4096 });
 
-const SOURCE_FORMATS: readonly SourceFormat[] = ["png", "jpeg", "gif", "webp", "ico", "bmp"];
+const SOURCE_FORMATS: readonly SourceFormat[] = ["png", "jpeg", "gif", "webp", "ico", "bmp", "svg"];
 const OUTPUT_FORMATS: readonly OutputFormat[] = ["png", "webp", "jpeg"];
 const ERROR_CODES: readonly ImageCoreErrorCode[] = [
   "unsupported_format",
@@ -96,41 +98,59 @@ const ERROR_CODES: readonly ImageCoreErrorCode[] = [
 /** After a call leaves linear memory above this, the instance is recreated to give it back. */
 const MEMORY_HIGH_WATER = 256 * 1024 * 1024;
 
-let ready = false;
-
-function instance(): void {
-  if (ready) return;
-  const bytes = Deno.readFileSync(new URL("./pkg/imagecore_bg.wasm", import.meta.url));
-  glue.initSync({ module: bytes });
-  ready = true;
+/** What both wasm-bindgen glues offer. */
+interface Glue {
+  initSync(module: { module: BufferSource }): unknown;
+  memory_bytes(): number;
+  __wbg_reset_state(): void;
 }
 
-/** Runs one WASM call; maps its errors to ImageCoreError and recovers the instance after a trap. */
-function call<T>(run: () => T): T {
-  instance();
-  try {
-    return run();
-  } catch (error) {
-    throw toImageCoreError(error);
-  } finally {
-    // Linear memory only grows; after a large image, start a fresh instance to give it back.
-    if (ready && glue.memory_bytes() > MEMORY_HIGH_WATER) glue.__wbg_reset_state();
+/**
+ * One WASM module: instantiated on first use (nothing is opened at import time), its calls'
+ * errors mapped to ImageCoreError, recreated after a trap or when a call left it oversized.
+ */
+class WasmModule {
+  #ready = false;
+  constructor(readonly glue: Glue, readonly file: string) {}
+
+  get ready(): boolean {
+    return this.#ready;
   }
-}
 
-function toImageCoreError(error: unknown): ImageCoreError {
-  if (typeof error === "string") {
-    const tab = error.indexOf("\t");
-    const code = error.slice(0, tab) as ImageCoreErrorCode;
-    if (tab > 0 && ERROR_CODES.includes(code)) {
-      return new ImageCoreError(code, error.slice(tab + 1));
+  call<T>(run: () => T): T {
+    if (!this.#ready) {
+      this.glue.initSync({ module: Deno.readFileSync(new URL(this.file, import.meta.url)) });
+      this.#ready = true;
+    }
+    try {
+      return run();
+    } catch (error) {
+      throw this.#toImageCoreError(error);
+    } finally {
+      // Linear memory only grows; after a large image, start a fresh instance to give it back.
+      if (this.glue.memory_bytes() > MEMORY_HIGH_WATER) this.glue.__wbg_reset_state();
     }
   }
-  // A trap (panic=abort → unreachable) leaves the instance unusable: start a fresh one.
-  glue.__wbg_reset_state();
-  const detail = error instanceof Error ? error.message : String(error);
-  return new ImageCoreError("internal", `Cannot process image: internal error (${detail})`);
+
+  #toImageCoreError(error: unknown): ImageCoreError {
+    if (typeof error === "string") {
+      const tab = error.indexOf("\t");
+      const code = error.slice(0, tab) as ImageCoreErrorCode;
+      if (tab > 0 && ERROR_CODES.includes(code)) {
+        return new ImageCoreError(code, error.slice(tab + 1));
+      }
+    }
+    // A trap (panic=abort → unreachable) leaves the instance unusable: start a fresh one.
+    this.glue.__wbg_reset_state();
+    const detail = error instanceof Error ? error.message : String(error);
+    return new ImageCoreError("internal", `Cannot process image: internal error (${detail})`);
+  }
 }
+
+/** The request path: decode, resize, greyscale, theme, encode. */
+const core = new WasmModule(glue, "./pkg/imagecore_bg.wasm");
+/** SVG rasterisation (resvg), loaded the first time an SVG arrives. */
+const svg = new WasmModule(svgGlue, "./pkg/imagecore_svg_bg.wasm");
 
 function checkInput(input: Uint8Array): void {
   if (!(input instanceof Uint8Array)) {
@@ -178,8 +198,16 @@ export function transform(input: Uint8Array, options: TransformOptions = {}): Tr
   if (options.theme !== undefined && options.theme !== "light" && options.theme !== "dark") {
     throw new ImageCoreError("invalid_argument", `Cannot theme image: unknown theme`);
   }
-  const out = call(() =>
-    glue.transform(input, width, options.greyscale === true, themeCode, formatCode)
+  let source = input;
+  let sourceWidth = width;
+  if (core.call(() => glue.is_svg(input))) {
+    // Rasterised at the exact output size by the SVG module; the resize step then has no work.
+    const png = svg.call(() => svgGlue.svg_rasterize(input, width));
+    sourceWidth = new DataView(png.buffer, png.byteOffset).getUint32(0, true);
+    source = png.subarray(12);
+  }
+  const out = core.call(() =>
+    glue.transform(source, sourceWidth, options.greyscale === true, themeCode, formatCode)
   );
   // Layout: u32 width, u32 height, u8 format, u8 inverted, 2 bytes padding, then the image.
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
@@ -203,7 +231,9 @@ export function transform(input: Uint8Array, options: TransformOptions = {}): Tr
  */
 export function probe(input: Uint8Array): ProbeResult {
   checkInput(input);
-  const out = call(() => glue.probe(input));
+  const out = core.call(() => glue.is_svg(input))
+    ? svg.call(() => svgGlue.svg_probe(input))
+    : core.call(() => glue.probe(input));
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   return { format: SOURCE_FORMATS[out[8]], width: readU32(view, 0), height: readU32(view, 4) };
 }
@@ -219,12 +249,11 @@ export function probe(input: Uint8Array): ProbeResult {
  * ```
  */
 export function wasmMemoryBytes(): number {
-  instance();
-  return glue.memory_bytes();
+  return core.call(() => glue.memory_bytes()) + (svg.ready ? svgGlue.memory_bytes() : 0);
 }
 
 /**
- * Test hook: makes the WASM code trap (a Rust panic), to show that the call throws an
+ * Test hook: makes the WASM code of `module` trap (a Rust panic), to show that the call throws an
  * `ImageCoreError` with code `internal` and that the next call works on a fresh instance.
  *
  * @example
@@ -232,8 +261,9 @@ export function wasmMemoryBytes(): number {
  * try { trapForTests(); } catch (e) { console.log((e as ImageCoreError).code); } // "internal"
  * ```
  */
-export function trapForTests(): void {
-  call(() => glue.trap_for_tests());
+export function trapForTests(module: "core" | "svg" = "core"): void {
+  if (module === "svg") svg.call(() => svgGlue.trap_for_tests());
+  else core.call(() => glue.trap_for_tests());
 }
 
 /**
@@ -256,5 +286,5 @@ export function encodeRgba(
   if (formatCode < 0) {
     throw new ImageCoreError("invalid_argument", `Cannot encode image: unknown format "${format}"`);
   }
-  return call(() => glue.encode_rgba(pixels, width, height, formatCode));
+  return core.call(() => glue.encode_rgba(pixels, width, height, formatCode));
 }

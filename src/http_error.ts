@@ -18,7 +18,12 @@ export class HttpError extends Error {
 
   /** Creates an error that answers with `status` and the body `publicMessage`. */
   constructor(status: number, publicMessage: string, headers: Record<string, string> = {}) {
+    // An HttpError is an expected answer (a 404, a 429…), never a bug: skip capturing a stack
+    // trace, which costs several µs and keeps memory alive on hot error paths such as 429.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(publicMessage);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = "HttpError";
     this.status = status;
     this.publicMessage = publicMessage;

@@ -42,11 +42,8 @@ Deno.test("random bytes are an unsupported format", () => {
   for (const seed of [1, 2, 3, 4, 5]) refusedWith(noise(2048, seed), "unsupported_format");
 });
 
-Deno.test("SVG and TIFF are unsupported formats", () => {
-  refusedWith(
-    new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"),
-    "unsupported_format",
-  );
+Deno.test("HTML and TIFF are unsupported formats", () => {
+  refusedWith(new TextEncoder().encode("<!doctype html><svg></svg>"), "unsupported_format");
   refusedWith(new Uint8Array([0x49, 0x49, 0x2a, 0, 8, 0, 0, 0]), "unsupported_format");
 });
 
@@ -89,6 +86,19 @@ Deno.test("a trap inside WASM throws an internal ImageCoreError and the next cal
     );
     strictEqual(transform(valid, { width: 20 }).width, 20);
   }
+});
+
+Deno.test("a trap inside the SVG module leaves both modules working", async () => {
+  const svg = new TextEncoder().encode(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"><rect width="8" height="4"/></svg>`,
+  );
+  throws(
+    () => trapForTests("svg"),
+    (e: unknown) => e instanceof ImageCoreError && e.code === "internal",
+  );
+  strictEqual(transform(svg, { width: 16 }).height, 8);
+  strictEqual(transform(valid, { width: 16 }).width, 16);
+  await Promise.resolve();
 });
 
 Deno.test("memory stays flat across many calls", async () => {

@@ -98,3 +98,15 @@ Deno.test("format is recognised from the bytes, whatever the caller believes", a
   strictEqual(probe(webp).format, "webp");
   strictEqual(transform(webp, { format: "png" }).format, "png");
 });
+
+Deno.test("SVG is rasterised by resvg at the requested width", async () => {
+  const svg = new TextEncoder().encode(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="48" height="32"><rect width="48" height="32" fill="rgb(20,160,60)"/></svg>`,
+  );
+  deepStrictEqual(probe(svg), { format: "svg", width: W, height: H });
+  const out = transform(svg, { width: 480 });
+  deepStrictEqual([out.width, out.height], [480, 320]);
+  const image = await pixelsOf(out.bytes);
+  deepStrictEqual(pixelAt(image, 0, 0), GREEN, "sharp edge at the corner");
+  deepStrictEqual(pixelAt(image, 240, 160), GREEN);
+});

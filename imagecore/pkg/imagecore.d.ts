@@ -9,6 +9,11 @@ export function __wbg_reset_state(): void;
 export function encode_rgba(pixels: Uint8Array | number[], width: number, height: number, format: number): Uint8Array;
 
 /**
+ * Whether the bytes are an SVG document (for `mod.ts` to route them to the SVG module).
+ */
+export function is_svg(input: Uint8Array | number[]): boolean;
+
+/**
  * Size of the instance's linear memory in bytes (it grows, never shrinks).
  */
 export function memory_bytes(): number;
@@ -34,6 +39,7 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly encode_rgba: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
+    readonly is_svg: (a: number, b: number) => number;
     readonly memory_bytes: () => number;
     readonly probe: (a: number, b: number) => [number, number, number, number];
     readonly transform: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=acbcbf4015c27e3047b4c85472687cc660adf5fde5773f7510cac2607061bf78 wasm-sha256=974d3aa5a86351d6c808be239d6233723ddbe4b78ed3e5b4ac524f66b853d3ed
+// imagecore-build: source-sha256=8f0051ae43954d2cde502cc64b99bfda40a10e500277e086f24b380b0a41fb0a wasm-sha256=311beee3b722f0d897090733b132963d926dc3ff0fdfd16d0ca6c663867c6576
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
@@ -35,6 +35,20 @@ export function encode_rgba(pixels, width, height, format) {
     var v5 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
     return v5;
+}
+
+/**
+ * Whether the bytes are an SVG document (for `mod.ts` to route them to the SVG module).
+ * @param {Uint8Array | number[]} input
+ * @returns {boolean}
+ */
+export function is_svg(input) {
+    const ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.is_svg(ptr0, len0);
+    return ret !== 0;
 }
 
 /**

@@ -57,6 +57,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+#[cfg(feature = "raster")]
 impl From<image::ImageError> for Error {
     fn from(error: image::ImageError) -> Self {
         use image::ImageError as E;

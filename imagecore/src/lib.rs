@@ -1,25 +1,42 @@
 //! imagecore: Logo Lookup's image pipeline, compiled to WASM for Deno.
 //!
-//! Decode (PNG, JPEG, GIF, WebP, ICO, BMP) → resize (Lanczos3, premultiplied alpha) → greyscale →
+//! Decode (PNG, JPEG, GIF, WebP, ICO, BMP, SVG) → resize (Lanczos3, premultiplied alpha) → greyscale →
 //! theme → encode (PNG, WebP, JPEG). The WASM exports below are wrapped by `mod.ts`, the only
 //! TypeScript entry; errors cross as `"code\tmessage"` strings that `mod.ts` turns into
 //! `ImageCoreError`s.
 
+#[cfg(feature = "raster")]
 pub mod decode;
+#[cfg(feature = "raster")]
 pub mod encode;
 pub mod encode_png;
 pub mod error;
+#[cfg(feature = "raster")]
 pub mod format;
+pub mod geometry;
+#[cfg(feature = "raster")]
 pub mod greyscale;
+#[cfg(feature = "raster")]
 pub mod ico_select;
 pub mod limits;
+#[cfg(feature = "raster")]
 pub mod pipeline;
+#[cfg(feature = "raster")]
 pub mod resize;
+#[cfg(feature = "svg")]
+pub mod svg;
+pub mod svg_sniff;
+#[cfg(feature = "raster")]
 pub mod theme;
 
-use error::{Error, ErrorCode};
+use error::Error;
+#[cfg(feature = "raster")]
+use error::ErrorCode;
+#[cfg(feature = "raster")]
 use format::OutputFormat;
+#[cfg(feature = "raster")]
 use pipeline::Options;
+#[cfg(feature = "raster")]
 use theme::Theme;
 use wasm_bindgen::prelude::*;
 
@@ -40,6 +57,7 @@ fn with_header(width: u32, height: u32, format: u8, inverted: bool, body: &[u8])
     out
 }
 
+#[cfg(feature = "raster")]
 /// Transforms an encoded image. `width` 0 keeps the source width; `theme` 0 none, 1 light,
 /// 2 dark; `format` 0 PNG, 1 WebP, 2 JPEG. Returns the result header then the encoded image.
 #[wasm_bindgen]
@@ -72,6 +90,7 @@ pub fn transform(
     ))
 }
 
+#[cfg(feature = "raster")]
 /// Reads format and dimensions from the header. Returns the result header with no image.
 #[wasm_bindgen]
 pub fn probe(input: &[u8]) -> Result<Vec<u8>, JsValue> {
@@ -85,12 +104,37 @@ pub fn probe(input: &[u8]) -> Result<Vec<u8>, JsValue> {
     ))
 }
 
+#[cfg(feature = "raster")]
 /// Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG.
 #[wasm_bindgen]
 pub fn encode_rgba(pixels: &[u8], width: u32, height: u32, format: u8) -> Result<Vec<u8>, JsValue> {
     let format = OutputFormat::from_code(format).map_err(to_js)?;
     let mut pixels = pixels.to_vec();
     encode::encode(&mut pixels, width, height, format).map_err(to_js)
+}
+
+/// Whether the bytes are an SVG document (for `mod.ts` to route them to the SVG module).
+#[wasm_bindgen]
+pub fn is_svg(input: &[u8]) -> bool {
+    svg_sniff::is_svg(input)
+}
+
+/// SVG module: intrinsic size of an SVG, as `probe`'s result header (format 6 = svg).
+#[cfg(feature = "svg")]
+#[wasm_bindgen]
+pub fn svg_probe(input: &[u8]) -> Result<Vec<u8>, JsValue> {
+    let tree = svg::parse(input).map_err(to_js)?;
+    let (width, height) = svg::size(&tree);
+    Ok(with_header(width, height, 6, false, &[]))
+}
+
+/// SVG module: rasterises to a PNG `width` px wide (0: intrinsic), as the result header then
+/// the PNG.
+#[cfg(feature = "svg")]
+#[wasm_bindgen]
+pub fn svg_rasterize(input: &[u8], width: u32) -> Result<Vec<u8>, JsValue> {
+    let (png, width, height) = svg::rasterize_png(input, width).map_err(to_js)?;
+    Ok(with_header(width, height, 0, false, &png))
 }
 
 /// Size of the instance's linear memory in bytes (it grows, never shrinks).

@@ -1,3 +1,4 @@
+#![cfg(feature = "raster")]
 //! Every supported source format decodes, recognised from its bytes.
 mod common;
 

@@ -1,3 +1,4 @@
+#![cfg(feature = "raster")]
 //! Output dimensions: height = round(width × H / W), at least 1, down and up.
 mod common;
 

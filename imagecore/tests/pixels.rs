@@ -1,3 +1,4 @@
+#![cfg(feature = "raster")]
 //! Greyscale, fringe-free alpha and theme inversion, pixel by pixel.
 mod common;
 

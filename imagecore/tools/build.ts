@@ -38,32 +38,42 @@ const rustflags = [
 ].join("\x1f");
 const env: Record<string, string> = { RUSTC: rustc, CARGO_ENCODED_RUSTFLAGS: rustflags };
 if (rustc === "/usr/bin/rustc") env.CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER = "wasm-ld-22";
-await run("cargo", ["build", "--release", "--locked", "--lib", "--target", target], env);
-
 const out = await Deno.makeTempDir({ prefix: "imagecore-pkg-" });
-await run("wasm-bindgen", [
-  "--target",
-  "web",
-  "--experimental-reset-state-function",
-  "--out-dir",
-  out,
-  "--out-name",
-  "imagecore",
-  `target/${target}/release/imagecore.wasm`,
-]);
-const wasmPath = `${out}/imagecore_bg.wasm`;
-// Debian's binaryen (wasm-opt 108) predates wasm-bindgen's externref table and corrupts it, so
-// the WASM ships as rustc (LTO, opt-level 3) and wasm-bindgen leave it.
-
-const wasm = Deno.readFileSync(wasmPath);
-const glue = Deno.readTextFileSync(`${out}/imagecore.js`);
-const stamped = `${stampLine(await sourceHash(), await sha256Hex(wasm))}\n${glue}`;
-const dts = Deno.readTextFileSync(`${out}/imagecore.d.ts`);
-const files: Record<string, Uint8Array> = {
-  "imagecore_bg.wasm": wasm,
-  "imagecore.js": new TextEncoder().encode(stamped),
-  "imagecore.d.ts": new TextEncoder().encode(dts),
-};
+const files: Record<string, Uint8Array> = {};
+const source = await sourceHash();
+// Two modules from one crate: the request path (default `raster` feature) and the lazily loaded
+// SVG rasteriser (`svg` feature), each with its own wasm-bindgen glue.
+for (
+  const [name, features] of [["imagecore", []], ["imagecore_svg", [
+    "--no-default-features",
+    "--features",
+    "svg",
+  ]]] as const
+) {
+  await run(
+    "cargo",
+    ["build", "--release", "--locked", "--lib", "--target", target, ...features],
+    env,
+  );
+  await run("wasm-bindgen", [
+    "--target",
+    "web",
+    "--experimental-reset-state-function",
+    "--out-dir",
+    out,
+    "--out-name",
+    name,
+    `target/${target}/release/imagecore.wasm`,
+  ]);
+  // Debian's binaryen (wasm-opt 108) predates wasm-bindgen's externref table and corrupts it, so
+  // the WASM ships as rustc (LTO, opt-level 3) and wasm-bindgen leave it.
+  const wasm = Deno.readFileSync(`${out}/${name}_bg.wasm`);
+  const glue = Deno.readTextFileSync(`${out}/${name}.js`);
+  const encoder = new TextEncoder();
+  files[`${name}_bg.wasm`] = wasm;
+  files[`${name}.js`] = encoder.encode(`${stampLine(source, await sha256Hex(wasm))}\n${glue}`);
+  files[`${name}.d.ts`] = encoder.encode(Deno.readTextFileSync(`${out}/${name}.d.ts`));
+}
 
 const pkg = `${root}/pkg`;
 if (verify) {
@@ -86,5 +96,7 @@ if (verify) {
   Deno.mkdirSync(pkg, { recursive: true });
   for (const [name, bytes] of Object.entries(files)) Deno.writeFileSync(`${pkg}/${name}`, bytes);
   await Deno.remove(out, { recursive: true });
-  console.log(`build:wasm: wrote imagecore/pkg (${(wasm.length / 1024).toFixed(0)} KiB of WASM)`);
+  const sizes = Object.entries(files).filter(([name]) => name.endsWith(".wasm"))
+    .map(([name, bytes]) => `${name} ${(bytes.length / 1024).toFixed(0)} KiB`);
+  console.log(`build:wasm: wrote imagecore/pkg (${sizes.join(", ")})`);
 }

@@ -1,0 +1,68 @@
+/* tslint:disable */
+/* eslint-disable */
+
+export function __wbg_reset_state(): void;
+
+/**
+ * Whether the bytes are an SVG document (for `mod.ts` to route them to the SVG module).
+ */
+export function is_svg(input: Uint8Array | number[]): boolean;
+
+/**
+ * Size of the instance's linear memory in bytes (it grows, never shrinks).
+ */
+export function memory_bytes(): number;
+
+/**
+ * SVG module: intrinsic size of an SVG, as `probe`'s result header (format 6 = svg).
+ */
+export function svg_probe(input: Uint8Array | number[]): Uint8Array;
+
+/**
+ * SVG module: rasterises to a PNG `width` px wide (0: intrinsic), as the result header then
+ * the PNG.
+ */
+export function svg_rasterize(input: Uint8Array | number[], width: number): Uint8Array;
+
+/**
+ * Traps on purpose, so tests can show a trap leaves the next call working.
+ */
+export function trap_for_tests(): void;
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+export interface InitOutput {
+    readonly memory: WebAssembly.Memory;
+    readonly is_svg: (a: number, b: number) => number;
+    readonly memory_bytes: () => number;
+    readonly svg_probe: (a: number, b: number) => [number, number, number, number];
+    readonly svg_rasterize: (a: number, b: number, c: number) => [number, number, number, number];
+    readonly trap_for_tests: () => void;
+    readonly __wbindgen_externrefs: WebAssembly.Table;
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
+    readonly __externref_table_dealloc: (a: number) => void;
+    readonly __wbindgen_start: () => void;
+}
+
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/**
+ * Instantiates the given `module`, which can either be bytes or
+ * a precompiled `WebAssembly.Module`.
+ *
+ * @param {{ module: SyncInitInput }} module - Passing `SyncInitInput` directly is deprecated.
+ *
+ * @returns {InitOutput}
+ */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/**
+ * If `module_or_path` is {RequestInfo} or {URL}, makes a request and
+ * for everything else, calls `WebAssembly.instantiate` directly.
+ *
+ * @param {{ module_or_path: InitInput | Promise<InitInput> }} module_or_path - Passing `InitInput` directly is deprecated.
+ *
+ * @returns {Promise<InitOutput>}
+ */
+export default function __wbg_init (module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;

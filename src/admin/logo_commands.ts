@@ -1,0 +1,257 @@
+/**
+ * `deno task admin logo …`: add, import, remove and list logos, and collect unused images.
+ *
+ * `logo import DIR` stores every `DIR/DOMAIN.EXT`: each logo is committed on its own, atomically,
+ * so an import stopped at any point leaves complete logos only, and a second run writes nothing
+ * for logos already stored with the same bytes. A bad file is reported and skipped; the others are
+ * still imported, and the exit status is 1 when any file failed.
+ *
+ * @module
+ */
+import { basename, join } from "node:path";
+import { ImageCoreError, LIMITS } from "../../imagecore/mod.ts";
+import { normalizeDomain } from "../domain.ts";
+import { parseDiscoverCommand } from "../discovery/discover_command.ts";
+import { type LogoRecord, LogoStore } from "../store/logo_store.ts";
+import { type AdminCommand, type AdminContext, isoTime, printJson } from "./io.ts";
+import { ProgressBar } from "./progress_bar.ts";
+import { parseCommandArgs, UsageError } from "./usage.ts";
+
+/** File extensions `logo import` picks up (the content is recognised from the bytes, not these). */
+export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
+  "png",
+  "jpg",
+  "jpeg",
+  "gif",
+  "webp",
+  "ico",
+  "bmp",
+]);
+
+/**
+ * Parses `logo <subcommand> …` into a command, validating every argument first.
+ *
+ * @throws {UsageError} for an unknown subcommand or a bad argument.
+ */
+export function parseLogoCommand(args: string[]): AdminCommand {
+  const [subcommand, ...rest] = args;
+  switch (subcommand) {
+    case "add": {
+      const [input, file] = parseCommandArgs("logo add", rest, ["DOMAIN", "FILE"]).positionals;
+      const domain = domainArgument("logo add", input);
+      return { run: (context) => addLogo(context, domain, file) };
+    }
+    case "import": {
+      const [dir] = parseCommandArgs("logo import", rest, ["DIR"]).positionals;
+      return { run: (context) => importLogos(context, dir) };
+    }
+    case "rm": {
+      const [input] = parseCommandArgs("logo rm", rest, ["DOMAIN"]).positionals;
+      const domain = domainArgument("logo rm", input);
+      return { run: (context) => removeLogo(context, domain) };
+    }
+    case "list": {
+      parseCommandArgs("logo list", rest, []);
+      return { run: listLogos };
+    }
+    case "gc": {
+      parseCommandArgs("logo gc", rest, []);
+      return { run: collectGarbage };
+    }
+    case "discover":
+      return parseDiscoverCommand(rest);
+    case undefined:
+      throw new UsageError("logo: expected a subcommand: add, import, rm, list or gc");
+    default:
+      throw new UsageError(`logo: unknown subcommand "${subcommand}"`);
+  }
+}
+
+function domainArgument(command: string, input: string): string {
+  const domain = normalizeDomain(input);
+  if (domain === undefined) {
+    throw new UsageError(`${command}: invalid domain "${input}" (expected e.g. example.com)`);
+  }
+  return domain;
+}
+
+/** A short public view of a record for JSON output. */
+function describeLogo(record: LogoRecord): Record<string, unknown> {
+  return {
+    domain: record.domain,
+    type: record.type,
+    width: record.width,
+    height: record.height,
+    hash: record.hash,
+    source: record.source,
+    createdAt: isoTime(record.createdAt),
+    updatedAt: isoTime(record.updatedAt),
+  };
+}
+
+/** Reads an image file, refusing one over imagecore's input limit without reading it. */
+async function readImageFile(path: string): Promise<Uint8Array> {
+  const info = await Deno.stat(path);
+  if (!info.isFile) throw new Error(`Cannot read ${path}: not a file`);
+  if (info.size > LIMITS.inputBytes) {
+    throw new ImageCoreError(
+      "too_large",
+      `Cannot decode image: ${info.size} bytes exceeds the ${LIMITS.inputBytes}-byte limit`,
+    );
+  }
+  return await Deno.readFile(path);
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Deno.errors.NotFound) return "No such file";
+  if (error instanceof Deno.errors.PermissionDenied) return "Permission denied";
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function addLogo(context: AdminContext, domain: string, file: string): Promise<number> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readImageFile(file);
+  } catch (error) {
+    if (error instanceof ImageCoreError) {
+      context.stderr(`${file}: ${error.message}\n`);
+      return 1;
+    }
+    throw new UsageError(`logo add: cannot read "${file}": ${errorMessage(error)}`);
+  }
+  try {
+    const { record, changed } = await new LogoStore(context.kv).put(domain, bytes, {
+      source: `file:${basename(file)}`,
+    });
+    printJson(context, { ...describeLogo(record), changed });
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ImageCoreError)) throw error;
+    context.stderr(`${file}: ${error.message}\n`);
+    return 1;
+  }
+}
+
+/** One file of an import directory, matched to its domain. */
+interface ImportItem {
+  file: string;
+  domain: string;
+}
+
+/**
+ * Lists `dir`'s candidate files, sorted by name: regular files (or links to them) named
+ * `DOMAIN.EXT` with an image extension. Hidden files are ignored; other names and duplicate
+ * domains are reported.
+ */
+async function scanImportDir(dir: string): Promise<{
+  items: ImportItem[];
+  failed: { file: string; error: string }[];
+  skipped: string[];
+}> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.name.startsWith(".")) continue;
+    if (entry.isFile || (entry.isSymlink && (await Deno.stat(join(dir, entry.name))).isFile)) {
+      names.push(entry.name);
+    }
+  }
+  names.sort();
+  const items: ImportItem[] = [];
+  const failed: { file: string; error: string }[] = [];
+  const skipped: string[] = [];
+  const byDomain = new Map<string, string[]>();
+  for (const name of names) {
+    const dot = name.lastIndexOf(".");
+    const extension = dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
+    if (!IMAGE_EXTENSIONS.has(extension)) {
+      skipped.push(name);
+      continue;
+    }
+    const domain = normalizeDomain(name.slice(0, dot));
+    if (domain === undefined) {
+      failed.push({ file: name, error: `Invalid domain "${name.slice(0, dot)}" in the file name` });
+      continue;
+    }
+    byDomain.set(domain, [...(byDomain.get(domain) ?? []), name]);
+  }
+  for (const [domain, files] of byDomain) {
+    if (files.length === 1) {
+      items.push({ file: files[0], domain });
+      continue;
+    }
+    for (const file of files) {
+      failed.push({ file, error: `Several files for ${domain}: ${files.join(", ")}` });
+    }
+  }
+  items.sort((a, b) => a.file.localeCompare(b.file));
+  return { items, failed, skipped };
+}
+
+async function importLogos(context: AdminContext, dir: string): Promise<number> {
+  let scan;
+  try {
+    scan = await scanImportDir(dir);
+  } catch (error) {
+    throw new UsageError(`logo import: cannot read directory "${dir}": ${errorMessage(error)}`);
+  }
+  const { items, failed, skipped } = scan;
+  const logos = new LogoStore(context.kv);
+  const bar = new ProgressBar(items.length, {
+    write: context.stderr,
+    terminal: context.stderrIsTerminal,
+  });
+  for (const name of skipped) {
+    bar.message(`skipped ${name}: not named DOMAIN.EXT with an image extension`);
+  }
+  for (const failure of failed) bar.message(`failed ${failure.file}: ${failure.error}`);
+  let imported = 0;
+  let unchanged = 0;
+  for (const item of items) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await readImageFile(join(dir, item.file));
+    } catch (error) {
+      failed.push({ file: item.file, error: errorMessage(error) });
+      bar.message(`failed ${item.file}: ${errorMessage(error)}`);
+      bar.step("failed", item.domain);
+      continue;
+    }
+    try {
+      const { changed } = await logos.put(item.domain, bytes, { source: `file:${item.file}` });
+      if (changed) imported++;
+      else unchanged++;
+      bar.step(changed ? "imported" : "unchanged", item.domain);
+    } catch (error) {
+      // Anything but a refused image (a KV failure) stops the import: later files would fail too.
+      if (!(error instanceof ImageCoreError)) throw error;
+      failed.push({ file: item.file, error: error.message });
+      bar.message(`failed ${item.file}: ${error.message}`);
+      bar.step("failed", item.domain);
+    }
+  }
+  bar.done();
+  printJson(context, { imported, unchanged, failed, skipped });
+  return failed.length === 0 ? 0 : 1;
+}
+
+async function removeLogo(context: AdminContext, domain: string): Promise<number> {
+  if (!(await new LogoStore(context.kv).remove(domain))) {
+    context.stderr(`No logo for ${domain}\n`);
+    return 1;
+  }
+  printJson(context, { domain, removed: true });
+  return 0;
+}
+
+async function listLogos(context: AdminContext): Promise<number> {
+  const records: Record<string, unknown>[] = [];
+  for await (const record of new LogoStore(context.kv).list()) records.push(describeLogo(record));
+  printJson(context, records);
+  return 0;
+}
+
+async function collectGarbage(context: AdminContext): Promise<number> {
+  const deleted = await new LogoStore(context.kv).sweep();
+  printJson(context, { deletedBlobs: deleted });
+  return 0;
+}

@@ -1,0 +1,86 @@
+/**
+ * The admin CLI's usage text, its usage error, and argument parsing on top of `node:util`'s
+ * `parseArgs` (strict: unknown options and missing values are errors).
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+
+/** Exit status of a bad command line. */
+export const USAGE_EXIT = 2;
+
+/** The full usage message, printed for `help` and after every usage error. */
+export const USAGE = `Usage: deno task admin <command> [arguments]
+
+Keys:
+  key create [--plan NAME] [--limit N --window SECONDS] [--allow ORIGIN]... [--attribution]
+                                  create a key; prints its secret key, once
+  key list                        list keys (revoked ones included)
+  key revoke ID                   revoke a key at once and for good
+  key attribution ID URL          record the page where the key's user shows attribution
+
+Logos:
+  logo add DOMAIN FILE            store FILE as the logo of DOMAIN
+  logo import DIR                 store every DIR/DOMAIN.EXT (png, jpg, jpeg, gif, webp, ico, bmp)
+  logo rm DOMAIN                  remove the logo of DOMAIN
+  logo list                       list stored logos
+  logo gc                         delete stored images no logo uses any more
+  logo discover DOMAIN [--force]  find DOMAIN's logo on its website and store it (LOGO_CONNECT_TO)
+
+Plans: free, starter, pro, enterprise (src/plans.ts). --allow takes https://app.example.com,
+example.com or *.example.com and may be repeated.
+Environment: LOGO_KV (default ./data/logo-lookup.kv; an https:// URL with DENO_KV_ACCESS_TOKEN).
+Output: JSON on stdout, messages on stderr. Exit status: 0 ok, 1 failed, 2 bad command line.
+`;
+
+/** A bad command line: the CLI prints the message and the usage, and exits with status 2. */
+export class UsageError extends Error {
+  /** Creates a usage error with a message such as "key revoke: expected ID". */
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** Option specs in `node:util` `parseArgs` form. */
+export type OptionSpecs = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
+
+/**
+ * Parses `args` for the command `name`: options per `options`, and exactly the positionals named
+ * in `positionals`.
+ *
+ * @throws {UsageError} for an unknown option, a missing option value, or a wrong positional count.
+ */
+export function parseCommandArgs(
+  name: string,
+  args: string[],
+  positionals: string[],
+  options: OptionSpecs = {},
+): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (parsed.positionals.length !== positionals.length) {
+    const expected = positionals.length === 0 ? "no arguments" : positionals.join(" ");
+    throw new UsageError(`${name}: expected ${expected}`);
+  }
+  return {
+    values: parsed.values as Record<string, string | boolean | string[] | undefined>,
+    positionals: parsed.positionals,
+  };
+}
+
+/**
+ * Parses a whole number option value.
+ *
+ * @throws {UsageError} when `value` is not a plain decimal integer.
+ */
+export function parseWholeNumber(option: string, value: string): number {
+  if (!/^[0-9]{1,15}$/.test(value)) {
+    throw new UsageError(`--${option}: expected a whole number, got "${value}"`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,169 @@
+/**
+ * The Logo Lookup HTTP application: `GET`/`HEAD /{domain}` as a request handler, built from its
+ * dependencies (nothing is opened at import time).
+ *
+ * A request flows through named steps, each in its own module:
+ * parse (`request_options.ts`) → authenticate (`authenticate.ts`, then `key_restrictions.ts`) →
+ * limit (`limit_request.ts`) → resolve (`resolve_logo.ts`) → render (`render_variant.ts`) →
+ * respond (`respond.ts`). One `catch` turns an `HttpError` into its answer and anything else into a
+ * logged 500.
+ *
+ * @example
+ * ```ts
+ * import { createApp } from "./app.ts";
+ * const kv = await Deno.openKv(":memory:");
+ * const app = createApp({ kv });
+ * const server = Deno.serve({ port: 8000 }, app.handler);
+ * // … later
+ * await server.shutdown();
+ * await app.close();
+ * kv.close();
+ * ```
+ * @module
+ */
+import { createAuthenticator, KEY_CACHE_TTL_MS } from "./authenticate.ts";
+import { ALLOWED_METHODS, preflight } from "./cors.ts";
+import { HttpError } from "./http_error.ts";
+import { checkKeyRestrictions } from "./key_restrictions.ts";
+import { limitRequest } from "./limit_request.ts";
+import { createRateLimiter, type RateLimitDecision, type RateLimiter } from "./rate_limiter.ts";
+import { createRenderer, type TaggedVariant } from "./render_variant.ts";
+import { createRequestParser } from "./request_options.ts";
+import { createResolver, LOGO_CACHE_TTL_MS } from "./resolve_logo.ts";
+import {
+  etagMatches,
+  type Log,
+  respondError,
+  respondImage,
+  respondNotModified,
+} from "./respond.ts";
+import { KeyStore } from "./store/key_store.ts";
+import { LogoStore } from "./store/logo_store.ts";
+import {
+  DEFAULT_VARIANT_CACHE_BYTES,
+  VariantCache,
+  type VariantCacheStats,
+} from "./variant_cache.ts";
+
+/** What the application is built from. */
+export interface AppDeps {
+  /** Keys, logos and rate-limit windows live here. */
+  kv: Deno.Kv;
+  /** Epoch-ms clock for caches, keys and the limiter; default `Date.now`. */
+  clock?: () => number;
+  /** Called when no logo is stored for a requested domain, to find one; optional. */
+  discover?: (domain: string) => Promise<void>;
+  /** The rate limiter; default `createRateLimiter({ kv, clock, instanceId })`, closed by `close`. */
+  limiter?: RateLimiter;
+  /** Names this instance in the limiter's statistics. */
+  instanceId?: string;
+  /** How long a key lookup is reused (bounds revocation latency); default 5000 ms. */
+  keyCacheTtlMs?: number;
+  /** How long a logo record (or its absence) is reused; default 5000 ms. */
+  logoCacheTtlMs?: number;
+  /** Byte budget of rendered variants kept in memory; default 64 MiB. */
+  variantCacheBytes?: number;
+  /** Where unexpected errors are reported; default `console.error`. Never receives a token. */
+  log?: Log;
+}
+
+/** Counters of a running application. */
+export interface AppStats {
+  /** The rendered-variant cache. */
+  variants: VariantCacheStats;
+}
+
+/** A running application. */
+export interface App {
+  /** Answers one HTTP request; pass it to `Deno.serve`. Never throws. */
+  handler(request: Request): Promise<Response>;
+  /**
+   * Forgets the cached record of `domain`, so a logo changed in this process is served at once
+   * (other processes see changes within the record cache's TTL).
+   */
+  forgetLogo(domain: string): void;
+  /** Counters, for tests and benchmarks. */
+  stats(): AppStats;
+  /** Stops using KV: gives unspent rate-limit quota back (when the limiter is the app's own). */
+  close(): Promise<void>;
+}
+
+/** Mutable while a request flows, so an error answer carries what was decided before it. */
+interface RequestContext {
+  method: string;
+  allowedOrigin: string | null;
+  quota: RateLimitDecision | undefined;
+  servedDomain: string | undefined;
+}
+
+/** Builds the application from its dependencies. Opens nothing; starts no timers. */
+export function createApp(deps: AppDeps): App {
+  const { kv } = deps;
+  const clock = deps.clock ?? Date.now;
+  const log = deps.log ?? console.error;
+  const keys = new KeyStore(kv, { clock });
+  const logos = new LogoStore(kv, { clock });
+  const ownLimiter = deps.limiter === undefined;
+  const limiter = deps.limiter ?? createRateLimiter({ kv, clock, instanceId: deps.instanceId });
+  const authenticate = createAuthenticator({
+    keys,
+    clock,
+    ttlMs: deps.keyCacheTtlMs ?? KEY_CACHE_TTL_MS,
+    log,
+  });
+  const resolve = createResolver({
+    logos,
+    clock,
+    ttlMs: deps.logoCacheTtlMs ?? LOGO_CACHE_TTL_MS,
+    discover: deps.discover,
+    log,
+  });
+  const variants = new VariantCache<TaggedVariant>({
+    maxBytes: deps.variantCacheBytes ?? DEFAULT_VARIANT_CACHE_BYTES,
+  });
+  const renderer = createRenderer({ logos, variants, log });
+  const parseRequest = createRequestParser();
+
+  async function handler(request: Request): Promise<Response> {
+    const method = request.method;
+    if (method === "OPTIONS") return preflight();
+    const context: RequestContext = {
+      method,
+      allowedOrigin: null,
+      quota: undefined,
+      servedDomain: undefined,
+    };
+    try {
+      if (method !== "GET" && method !== "HEAD") {
+        throw new HttpError(405, "Method not allowed", { Allow: ALLOWED_METHODS });
+      }
+      // parse
+      const parsed = parseRequest(request);
+      // authenticate
+      const credential = await authenticate(parsed);
+      context.allowedOrigin = checkKeyRestrictions(credential, parsed);
+      // limit
+      context.quota = await limitRequest(limiter, credential.key);
+      // resolve
+      const logo = await resolve(parsed.domain);
+      context.servedDomain = logo.domain;
+      // render (not needed when the client's copy is current)
+      const etag = renderer.tag(logo.record, parsed.options);
+      if (etagMatches(parsed.ifNoneMatch, etag)) return respondNotModified(etag, context);
+      const variant = await renderer.render(logo.record, parsed.options, etag);
+      // respond
+      return respondImage(variant, context);
+    } catch (error) {
+      return respondError(error, context, log);
+    }
+  }
+
+  return {
+    handler,
+    forgetLogo: (domain) => resolve.forget(domain),
+    stats: () => ({ variants: variants.stats() }),
+    async close() {
+      if (ownLimiter) await limiter.close();
+    },
+  };
+}

@@ -1,0 +1,253 @@
+/**
+ * Where a site says its logo is: icon candidates read from a home page and from web app manifests.
+ *
+ * The page is parsed with htmlparser2 (never regexes). Read, in this order of preference:
+ * `<link rel>` `icon` (so also `shortcut icon`), `apple-touch-icon`,
+ * `apple-touch-icon-precomposed` and `mask-icon`; the icons of the `<link rel="manifest">`
+ * (fetched by the caller, parsed by {@link manifestCandidates}); then the conventional
+ * `/favicon.ico` and `/apple-touch-icon.png`; and as last resorts JSON-LD `logo` and `og:image`.
+ * Relative URLs resolve against the first `<base href>` (itself resolved against the page URL),
+ * as browsers do. Only `http:`, `https:` and `data:` URLs are kept; duplicates are dropped.
+ * Declared `sizes` and `type` are recorded as hints only: images are sniffed and measured later.
+ *
+ * @module
+ */
+import { Parser } from "htmlparser2";
+
+/** Which kind of declaration a candidate came from. */
+export type CandidateKind =
+  | "icon"
+  | "apple-touch-icon"
+  | "mask-icon"
+  | "manifest"
+  | "favicon"
+  | "json-ld"
+  | "og:image";
+
+/** One place a logo may be. */
+export interface Candidate {
+  /** Absolute URL (`http:`, `https:` or `data:`). */
+  url: string;
+  /** What declared it. */
+  kind: CandidateKind;
+  /** Declared `sizes` (a hint, e.g. "32x32 64x64" or "any"); never trusted. */
+  sizes?: string;
+  /** Declared MIME type (a hint); never trusted. */
+  type?: string;
+}
+
+/** What a home page declares. */
+export interface PageCandidates {
+  /** Icon candidates in order of preference (manifest icons not included: fetch `manifests`). */
+  candidates: Candidate[];
+  /** Web app manifest URLs to fetch and read with {@link manifestCandidates}. */
+  manifests: string[];
+  /** The URL relative references were resolved against. */
+  baseUrl: string;
+}
+
+/** At most this many candidates are returned from one page or manifest. */
+export const MAX_CANDIDATES = 24;
+const MAX_JSON_LD_BYTES = 256 * 1024;
+const MAX_JSON_DEPTH = 16;
+
+const KIND_ORDER: readonly CandidateKind[] = [
+  "icon",
+  "apple-touch-icon",
+  "mask-icon",
+  "manifest",
+  "favicon",
+  "json-ld",
+  "og:image",
+];
+
+/** Preference of a kind: lower is preferred; used to break ties in ranking. */
+export function kindPreference(kind: CandidateKind): number {
+  return KIND_ORDER.indexOf(kind);
+}
+
+function absolute(href: string | undefined, base: string): string | undefined {
+  const trimmed = href?.trim();
+  if (!trimmed) return undefined;
+  try {
+    const url = new URL(trimmed, base);
+    if (url.protocol !== "http:" && url.protocol !== "https:" && url.protocol !== "data:") {
+      return undefined;
+    }
+    url.hash = "";
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+function relKind(rel: string): CandidateKind | "manifest-link" | undefined {
+  const tokens = rel.toLowerCase().split(/\s+/).filter(Boolean);
+  if (tokens.includes("icon")) return "icon";
+  if (tokens.includes("apple-touch-icon") || tokens.includes("apple-touch-icon-precomposed")) {
+    return "apple-touch-icon";
+  }
+  if (tokens.includes("mask-icon")) return "mask-icon";
+  if (tokens.includes("manifest")) return "manifest-link";
+  return undefined;
+}
+
+/** Collects `logo` values (a URL string, or an ImageObject's `url`/`contentUrl`) from JSON-LD. */
+function jsonLdLogos(value: unknown, out: string[], depth = 0): void {
+  if (depth > MAX_JSON_DEPTH || value === null || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    for (const item of value) jsonLdLogos(item, out, depth + 1);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (key === "logo") {
+      for (const logo of Array.isArray(item) ? item : [item]) {
+        if (typeof logo === "string") out.push(logo);
+        else if (logo !== null && typeof logo === "object") {
+          const object = logo as Record<string, unknown>;
+          const url = object.url ?? object.contentUrl;
+          if (typeof url === "string") out.push(url);
+        }
+      }
+    } else jsonLdLogos(item, out, depth + 1);
+  }
+}
+
+interface RawLink {
+  kind: CandidateKind | "manifest-link";
+  href: string;
+  sizes?: string;
+  type?: string;
+}
+
+/**
+ * Reads the icon candidates a home page declares. `pageUrl` is the page's final URL (after
+ * redirects), used for `<base href>`, relative references and the `/favicon.ico` fallbacks.
+ *
+ * @example
+ * ```ts
+ * const { candidates, manifests } = extractCandidates(html, "https://acme.test/");
+ * ```
+ */
+export function extractCandidates(html: string, pageUrl: string): PageCandidates {
+  const links: RawLink[] = [];
+  const meta: string[] = [];
+  const jsonLd: string[] = [];
+  let baseHref: string | undefined;
+  let script: { text: string; jsonLd: boolean } | undefined;
+
+  const parser = new Parser({
+    onopentag(name, attributes) {
+      if (name === "base" && baseHref === undefined && attributes.href !== undefined) {
+        baseHref = attributes.href;
+      } else if (name === "link" && attributes.rel && attributes.href) {
+        const kind = relKind(attributes.rel);
+        if (kind) {
+          links.push({
+            kind,
+            href: attributes.href,
+            sizes: attributes.sizes,
+            type: attributes.type,
+          });
+        }
+      } else if (name === "meta" && attributes.content) {
+        const property = (attributes.property ?? attributes.name ?? "").toLowerCase();
+        if (
+          property === "og:image" || property === "og:image:url" ||
+          property === "og:image:secure_url"
+        ) {
+          meta.push(attributes.content);
+        }
+      } else if (name === "script") {
+        const type = (attributes.type ?? "").trim().toLowerCase();
+        script = { text: "", jsonLd: type === "application/ld+json" };
+      }
+    },
+    ontext(text) {
+      if (script?.jsonLd && script.text.length < MAX_JSON_LD_BYTES) script.text += text;
+    },
+    onclosetag(name) {
+      if (name === "script" && script) {
+        if (script.jsonLd) jsonLd.push(script.text);
+        script = undefined;
+      }
+    },
+  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  parser.write(html);
+  parser.end();
+
+  const baseUrl = absolute(baseHref, pageUrl) ?? pageUrl;
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  const manifests: string[] = [];
+  const add = (
+    href: string | undefined,
+    kind: CandidateKind,
+    base: string,
+    hints: RawLink | undefined,
+  ) => {
+    const url = absolute(href, base);
+    if (url === undefined || seen.has(url) || candidates.length >= MAX_CANDIDATES) return;
+    seen.add(url);
+    const candidate: Candidate = { url, kind };
+    if (hints?.sizes) candidate.sizes = hints.sizes;
+    if (hints?.type) candidate.type = hints.type;
+    candidates.push(candidate);
+  };
+
+  for (const kind of ["icon", "apple-touch-icon", "mask-icon"] as const) {
+    for (const link of links) if (link.kind === kind) add(link.href, kind, baseUrl, link);
+  }
+  for (const link of links) {
+    const url = link.kind === "manifest-link" ? absolute(link.href, baseUrl) : undefined;
+    if (url && !url.startsWith("data:") && !manifests.includes(url)) manifests.push(url);
+  }
+  add("/favicon.ico", "favicon", pageUrl, undefined);
+  add("/apple-touch-icon.png", "favicon", pageUrl, undefined);
+  const logos: string[] = [];
+  for (const text of jsonLd) {
+    try {
+      jsonLdLogos(JSON.parse(text), logos);
+    } catch {
+      // Broken JSON-LD is common; it simply declares nothing.
+    }
+  }
+  for (const logo of logos) add(logo, "json-ld", baseUrl, undefined);
+  for (const image of meta) add(image, "og:image", baseUrl, undefined);
+  return { candidates, manifests: manifests.slice(0, 2), baseUrl };
+}
+
+/**
+ * Reads the icons of a web app manifest (`icons[].src`, resolved against the manifest's URL).
+ * Icons whose `purpose` is only `monochrome` are skipped. Invalid JSON gives no candidates.
+ *
+ * @example
+ * ```ts
+ * manifestCandidates('{"icons":[{"src":"/i.png","sizes":"512x512"}]}', "https://a.test/m.json");
+ * ```
+ */
+export function manifestCandidates(json: string, manifestUrl: string): Candidate[] {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  const icons = (manifest as { icons?: unknown } | null)?.icons;
+  if (!Array.isArray(icons)) return [];
+  const out: Candidate[] = [];
+  for (const icon of icons) {
+    if (out.length >= MAX_CANDIDATES || icon === null || typeof icon !== "object") continue;
+    const { src, sizes, type, purpose } = icon as Record<string, unknown>;
+    if (typeof src !== "string") continue;
+    const purposes = typeof purpose === "string" ? purpose.toLowerCase().split(/\s+/) : ["any"];
+    if (purposes.every((p) => p === "monochrome")) continue;
+    const url = absolute(src, manifestUrl);
+    if (url === undefined || out.some((c) => c.url === url)) continue;
+    const candidate: Candidate = { url, kind: "manifest" };
+    if (typeof sizes === "string") candidate.sizes = sizes;
+    if (typeof type === "string") candidate.type = type;
+    out.push(candidate);
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+/**
+ * What a fetched candidate really is, from its bytes alone: never from its URL, extension or
+ * `Content-Type`.
+ *
+ * Markup is told apart first: a document whose first element is `<svg>` is an SVG (handed to
+ * imagecore, which rasterises it with resvg once it supports SVG; until then it is refused as
+ * unsupported); any other markup — typically an HTML error page served as `icon.png` — is
+ * refused. Everything else goes to imagecore's `probe` (header only), and {@link verifyImage}
+ * decodes all the pixels, which catches truncated files.
+ *
+ * @module
+ */
+import { Parser } from "htmlparser2";
+import { ImageCoreError, probe, transform } from "../../imagecore/mod.ts";
+
+/** Size and format of a candidate image. */
+export interface ImageFacts {
+  /** "svg", "png", "jpeg", "gif", "webp", "ico" or "bmp". */
+  format: string;
+  /** Width in px. */
+  width: number;
+  /** Height in px. */
+  height: number;
+}
+
+/** Why a candidate is not usable; `message` is readable ("HTML, not an image"). */
+export class NotAnImage extends Error {
+  /** Creates the refusal. */
+  constructor(message: string) {
+    super(message);
+    this.name = "NotAnImage";
+  }
+}
+
+/** Rasterised width of an SVG winner; the store keeps sources at most this wide. */
+export const SVG_RASTER_WIDTH = 1200;
+const SNIFF_BYTES = 4096;
+
+/**
+ * The name of the first element of `bytes` if it starts as markup (after a BOM, whitespace, an
+ * XML declaration, comments or a doctype), else undefined.
+ *
+ * @example
+ * ```ts
+ * firstElement(new TextEncoder().encode('<?xml version="1.0"?><svg/>')); // "svg"
+ * ```
+ */
+export function firstElement(bytes: Uint8Array): string | undefined {
+  let start = 0;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+  while (start < bytes.length && [0x09, 0x0a, 0x0c, 0x0d, 0x20].includes(bytes[start])) start++;
+  if (bytes[start] !== 0x3c /* < */) return undefined;
+  const head = new TextDecoder().decode(bytes.subarray(start, start + SNIFF_BYTES));
+  let name: string | undefined;
+  const parser = new Parser({
+    onopentag(tag) {
+      name ??= tag.toLowerCase();
+    },
+  }, { xmlMode: true });
+  parser.write(head);
+  parser.end();
+  // Markup whose first element lies beyond the sniffed prefix is still markup, not an image.
+  return name ?? "";
+}
+
+/**
+ * Sniffs and measures `bytes` without decoding pixels.
+ *
+ * @throws {NotAnImage} for HTML or other markup, unknown or corrupt data, and SVG while imagecore
+ *   cannot rasterise it.
+ * @example
+ * ```ts
+ * measureImage(pngBytes); // { format: "png", width: 512, height: 512 }
+ * ```
+ */
+export function measureImage(bytes: Uint8Array): ImageFacts {
+  if (bytes.length === 0) throw new NotAnImage("empty body");
+  const element = firstElement(bytes);
+  if (element !== undefined && element.replace(/^.*:/, "") !== "svg") {
+    throw new NotAnImage(element === "html" ? "HTML, not an image" : "markup, not an image");
+  }
+  try {
+    const facts = probe(bytes);
+    return { format: facts.format, width: facts.width, height: facts.height };
+  } catch (error) {
+    if (!(error instanceof ImageCoreError)) throw error;
+    if (element !== undefined && error.code === "unsupported_format") {
+      throw new NotAnImage("SVG, not supported by imagecore yet");
+    }
+    throw new NotAnImage(error.message);
+  }
+}
+
+/**
+ * Decodes every pixel of `bytes` (a truncated or corrupt file fails here even when its header
+ * probes fine) and returns what to store: the bytes themselves for rasters, a PNG rasterised
+ * {@link SVG_RASTER_WIDTH} px wide for SVG.
+ *
+ * @throws {NotAnImage} when imagecore cannot decode it.
+ * @example
+ * ```ts
+ * const storable = verifyImage(bytes, measureImage(bytes));
+ * ```
+ */
+export function verifyImage(bytes: Uint8Array, facts: ImageFacts): Uint8Array {
+  try {
+    if (facts.format === "svg") return transform(bytes, { width: SVG_RASTER_WIDTH }).bytes;
+    transform(bytes, { width: Math.max(1, Math.min(facts.width, 64)) });
+    return bytes;
+  } catch (error) {
+    if (!(error instanceof ImageCoreError)) throw error;
+    throw new NotAnImage(error.message);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Discovery as the running service uses it, configured from the environment:
+ *
+ * - `LOGO_DISCOVERY`: `on` (default) or `off`;
+ * - `LOGO_CONNECT_TO`: resolve overrides, `host:port:address:port,…` (see `connect_to.ts`).
+ *
+ * On a miss the endpoint waits for discovery at most {@link REQUEST_BUDGET_MS} (3 s): a miss that
+ * takes longer answers 404 while discovery finishes in the background, and a later request finds
+ * the logo. Discovery looks for the logo of the registrable domain (`lookupChain`'s last entry),
+ * which every subdomain falls back to, so random subdomains cannot each start a discovery. An
+ * hourly sweep refreshes discovered logos older than 30 days.
+ *
+ * @module
+ */
+import { lookupChain } from "../domain.ts";
+import { LogoStore } from "../store/logo_store.ts";
+import { parseConnectTo } from "./connect_to.ts";
+import { createDiscovery, type Discovery, type DiscoveryConfig } from "./discover.ts";
+
+/** How long a request waits for discovery before answering 404. */
+export const REQUEST_BUDGET_MS = 3_000;
+/** How often stale discovered logos are looked for again. */
+export const REFRESH_SWEEP_MS = 60 * 60 * 1000;
+
+/** Discovery wired for the endpoint. */
+export interface DiscoveryService {
+  /** For `AppDeps.discover`: resolves when discovery is done or the request budget is spent. */
+  discover(domain: string): Promise<void>;
+  /** The underlying discovery. */
+  discovery: Discovery;
+  /** Stops the refresh sweep, cuts background discoveries short and waits for them to end. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startDiscoveryService}, beyond the environment. */
+export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
+  /** How long a request waits; default {@link REQUEST_BUDGET_MS}. */
+  requestBudgetMs?: number;
+  /** Refresh sweep period; default {@link REFRESH_SWEEP_MS}; 0 disables the sweep. */
+  sweepMs?: number;
+  /** Where background failures are reported; default `console.error`. */
+  log?: (message: string, error?: unknown) => void;
+}
+
+/**
+ * Reads `LOGO_DISCOVERY`.
+ *
+ * @throws {Error} "Invalid LOGO_DISCOVERY …" for anything but on/off (and empty).
+ */
+export function discoveryEnabled(value: string | undefined): boolean {
+  const text = (value ?? "").trim().toLowerCase();
+  if (text === "" || text === "on") return true;
+  if (text === "off") return false;
+  throw new Error(`Invalid LOGO_DISCOVERY "${value}": expected on or off`);
+}
+
+/**
+ * Starts discovery for the service from `env` (a getter such as `(n) => Deno.env.get(n)`), or
+ * returns undefined when `LOGO_DISCOVERY=off`.
+ *
+ * @throws {Error} for an invalid `LOGO_DISCOVERY` or `LOGO_CONNECT_TO`.
+ * @example
+ * ```ts
+ * const discovery = startDiscoveryService(kv, (name) => Deno.env.get(name));
+ * const app = createApp({ kv, discover: discovery?.discover });
+ * ```
+ */
+export function startDiscoveryService(
+  kv: Deno.Kv,
+  env: (name: string) => string | undefined,
+  options: DiscoveryServiceOptions = {},
+): DiscoveryService | undefined {
+  if (!discoveryEnabled(env("LOGO_DISCOVERY"))) return undefined;
+  const log = options.log ?? console.error;
+  const shutdown = new AbortController();
+  const discovery = createDiscovery({
+    signal: shutdown.signal,
+    kv,
+    store: new LogoStore(kv, { clock: options.clock }),
+    connectTo: parseConnectTo(env("LOGO_CONNECT_TO")),
+    ...options,
+  });
+  const requestBudgetMs = options.requestBudgetMs ?? REQUEST_BUDGET_MS;
+  const background = new Set<Promise<unknown>>();
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    background.add(promise);
+    promise.finally(() => background.delete(promise)).catch(() => {});
+    return promise;
+  };
+  let sweeping: Promise<unknown> | undefined;
+  const sweepMs = options.sweepMs ?? REFRESH_SWEEP_MS;
+  const timer = sweepMs > 0
+    ? setInterval(() => {
+      sweeping ??= track(
+        discovery.refreshStale()
+          .catch((error) => log("Discovery refresh sweep failed", error))
+          .finally(() => sweeping = undefined),
+      );
+    }, sweepMs)
+    : undefined;
+  if (timer !== undefined) Deno.unrefTimer(timer);
+
+  return {
+    discovery,
+    discover(domain) {
+      const target = lookupChain(domain).at(-1) ?? domain;
+      const done = track(
+        discovery.discover(target).then(
+          () => {},
+          (error) => log(`Discovery failed for ${target}`, error),
+        ),
+      );
+      let timeout: ReturnType<typeof setTimeout> | undefined;
+      const budget = new Promise<void>((resolve) => {
+        timeout = setTimeout(resolve, requestBudgetMs);
+      });
+      return Promise.race([done, budget]).finally(() => clearTimeout(timeout));
+    },
+    async close() {
+      if (timer !== undefined) clearInterval(timer);
+      shutdown.abort();
+      await Promise.allSettled([...background]);
+    },
+  };
+}

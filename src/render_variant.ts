@@ -1,0 +1,172 @@
+/**
+ * Step 5 of the request path, render: turns a logo record and the request's options into the
+ * bytes to send, with a strong `ETag` that names exactly those bytes.
+ *
+ * - The default request (128 px, PNG, no greyscale, no theme) is the precomputed `default`
+ *   rendition, sent as stored: no decoding.
+ * - Any other request renders, with `imagecore.transform`, from the smallest stored rendition at
+ *   least as wide as asked (or the widest there is: the asked width is always honoured), unless
+ *   that rendition already is the answer.
+ * - Results live in a {@link VariantCache} keyed by the ETag; identical concurrent misses render
+ *   once. Source renditions read from KV are cached too, under their own budget.
+ *
+ * @example
+ * ```ts
+ * import { createRenderer } from "./render_variant.ts";
+ * const renderer = createRenderer({ logos });
+ * const etag = renderer.tag(record, options);
+ * const variant = await renderer.render(record, options);
+ * ```
+ * @module
+ */
+import { transform } from "../imagecore/mod.ts";
+import { guardKv } from "./kv_unavailable.ts";
+import type { LogoFormat, LogoOptions } from "./request_options.ts";
+import { logoNotFound } from "./resolve_logo.ts";
+import type { LogoRecord, LogoStore, Rendition } from "./store/logo_store.ts";
+import { type Variant, VariantCache } from "./variant_cache.ts";
+
+/** A rendered image with its strong entity tag. */
+export interface TaggedVariant extends Variant {
+  /** Strong `ETag`, quoted. */
+  readonly etag: string;
+}
+
+/** The blob read rendering needs from the logo store. */
+export type BlobReader = Pick<LogoStore, "readBlob">;
+
+/** Options of {@link createRenderer}. */
+export interface RendererOptions {
+  /** Where rendition bytes live. */
+  logos: BlobReader;
+  /** Cache of rendered variants; default a {@link VariantCache} with its default budget. */
+  variants?: VariantCache<TaggedVariant>;
+  /** Cache of source renditions read from KV; default 32 MiB. */
+  sources?: VariantCache;
+  /** Where KV failures are reported; default `console.error`. */
+  log?: (message: string, error?: unknown) => void;
+}
+
+/** The render step. */
+export interface Renderer {
+  /** The strong ETag of the answer to `options` for `record`, computed without rendering. */
+  tag(record: LogoRecord, options: LogoOptions): string;
+  /**
+   * The answer to `options` for `record`, from the cache or rendered.
+   *
+   * @throws {HttpError} 404 when the record's bytes vanished (the logo was just removed), 503
+   * when KV fails.
+   */
+  render(record: LogoRecord, options: LogoOptions, etag?: string): Promise<TaggedVariant>;
+}
+
+/**
+ * Bumped whenever the same source and options could render different bytes (a new imagecore
+ * release, a different rendition choice), so a strong ETag never names two different bodies.
+ */
+export const RENDER_VERSION = 1;
+
+/** Exact `Content-Type` of each output format. */
+export const CONTENT_TYPES: Readonly<Record<LogoFormat, string>> = Object.freeze({
+  png: "image/png",
+  webp: "image/webp",
+  jpeg: "image/jpeg",
+});
+
+/** Default budget of the source-rendition cache: 32 MiB. */
+export const DEFAULT_SOURCE_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** Which stored rendition answers `options`, and whether it is the answer as stored. */
+export interface RenderPlan {
+  /** The rendition to send or to render from. */
+  readonly rendition: Rendition;
+  /** Whether the rendition's bytes are the answer, with no decoding. */
+  readonly asStored: boolean;
+}
+
+/** Whether `options` are the defaults (128 px PNG, no greyscale, no theme). */
+export function isDefaultRequest(options: LogoOptions): boolean {
+  return options.size === 128 && options.format === "png" && !options.greyscale &&
+    options.theme === undefined;
+}
+
+/**
+ * Picks the rendition: `default` for a default request; otherwise the smallest at least as wide
+ * as `options.size`, else the widest.
+ *
+ * @throws {Error} when the record has no rendition at all (a corrupt record: a 500).
+ */
+export function planRender(record: LogoRecord, options: LogoOptions): RenderPlan {
+  const renditions = record.renditions;
+  if (isDefaultRequest(options) && renditions.default !== undefined) {
+    return { rendition: renditions.default, asStored: true };
+  }
+  let best: Rendition | undefined;
+  for (const name in renditions) {
+    const candidate = renditions[name];
+    if (best === undefined) {
+      best = candidate;
+    } else if (candidate.width >= options.size) {
+      if (best.width < options.size || candidate.width < best.width) best = candidate;
+    } else if (best.width < options.size && candidate.width > best.width) {
+      best = candidate;
+    }
+  }
+  if (best === undefined) throw new Error(`Logo record of ${record.domain} has no rendition`);
+  const asStored = best.width === options.size && options.format === "png" &&
+    best.type === "image/png" && !options.greyscale && options.theme === undefined;
+  return { rendition: best, asStored };
+}
+
+/** The strong ETag of the bytes `plan` and `options` produce. */
+export function variantTag(plan: RenderPlan, options: LogoOptions): string {
+  let tag = `"v${RENDER_VERSION}-${plan.rendition.hash.slice(0, 32)}-${options.size}`;
+  if (options.greyscale) tag += "-grey";
+  if (options.theme !== undefined) tag += `-${options.theme}`;
+  return `${tag}-${options.format}"`;
+}
+
+/** Creates the render step. */
+export function createRenderer(options: RendererOptions): Renderer {
+  const { logos } = options;
+  const log = options.log ?? console.error;
+  const variants = options.variants ?? new VariantCache<TaggedVariant>();
+  const sources = options.sources ?? new VariantCache({ maxBytes: DEFAULT_SOURCE_CACHE_BYTES });
+
+  async function readRendition(rendition: Rendition): Promise<Uint8Array> {
+    const bytes = await guardKv(() => logos.readBlob(rendition.hash), { log });
+    // The record was read a moment ago but its bytes are gone: the logo was just removed.
+    if (bytes === null) throw logoNotFound();
+    return bytes;
+  }
+
+  async function produce(plan: RenderPlan, opts: LogoOptions, etag: string) {
+    if (plan.asStored) {
+      const bytes = await readRendition(plan.rendition);
+      return { bytes, contentType: plan.rendition.type, etag };
+    }
+    const source = await sources.getOrCreate(plan.rendition.hash, async () => ({
+      bytes: await readRendition(plan.rendition),
+      contentType: plan.rendition.type,
+    }));
+    const out = transform(source.bytes, {
+      width: opts.size,
+      greyscale: opts.greyscale,
+      theme: opts.theme,
+      format: opts.format,
+    });
+    return { bytes: out.bytes, contentType: CONTENT_TYPES[out.format], etag };
+  }
+
+  return {
+    tag(record, opts) {
+      return variantTag(planRender(record, opts), opts);
+    },
+    render(record, opts, etag) {
+      const tag = etag ?? variantTag(planRender(record, opts), opts);
+      const cached = variants.get(tag);
+      if (cached !== undefined) return Promise.resolve(cached);
+      return variants.getOrCreate(tag, () => produce(planRender(record, opts), opts, tag));
+    },
+  };
+}

@@ -1,0 +1,281 @@
+/**
+ * Step 1 of the request path, parse: turns a `GET`/`HEAD /{domain}?…` request into a
+ * {@link LogoRequest} — the normalised domain, the rendering options and the credentials as sent —
+ * or throws the `HttpError` 400 that says what is wrong. Values are never clamped or guessed.
+ *
+ * @example
+ * ```ts
+ * import { createRequestParser } from "./request_options.ts";
+ * const parseRequest = createRequestParser();
+ * const request = parseRequest(new Request("http://localhost/Example.com?token=pk_x&size=64"));
+ * request.domain;       // "example.com"
+ * request.options.size; // 64
+ * ```
+ * @module
+ */
+import { normalizeDomain } from "./domain.ts";
+import { HttpError } from "./http_error.ts";
+
+/** Image encodings the endpoint can answer with. */
+export type LogoFormat = "png" | "webp" | "jpeg";
+/** Background a themed logo is meant for. */
+export type LogoTheme = "light" | "dark";
+
+/** Rendering options of one request, validated. */
+export interface LogoOptions {
+  /** Output width in px; height keeps the aspect ratio. */
+  readonly size: number;
+  /** Render in greyscale. */
+  readonly greyscale: boolean;
+  /** Invert for contrast on this background, when needed. */
+  readonly theme: LogoTheme | undefined;
+  /** Output encoding. */
+  readonly format: LogoFormat;
+}
+
+/** A parsed request: what the later steps need and nothing else. */
+export interface LogoRequest {
+  /** `GET` or `HEAD`. */
+  readonly method: "GET" | "HEAD";
+  /** The normalised domain asked for (see `normalizeDomain`). */
+  readonly domain: string;
+  /** Validated rendering options. */
+  readonly options: LogoOptions;
+  /** The `token` query parameter as sent, or `null`. */
+  readonly token: string | null;
+  /** The `Authorization` header as sent, or `null`. */
+  readonly authorization: string | null;
+  /** The `Origin` header, or `null`. */
+  readonly origin: string | null;
+  /** The `Referer` header, or `null`. */
+  readonly referer: string | null;
+  /** The `If-None-Match` header, or `null`. */
+  readonly ifNoneMatch: string | null;
+}
+
+/** Width when `size` is not given (spec: 128 px). */
+export const DEFAULT_SIZE = 128;
+/** Largest `size` for a publishable key (spec: 800 px). */
+export const MAX_SIZE = 800;
+/** Largest `size` for a request authenticated with a secret key (spec: 1200 px). */
+export const MAX_SECRET_SIZE = 1200;
+
+/** The default options: a 128-px PNG, no greyscale, no theme. */
+export const DEFAULT_OPTIONS: LogoOptions = Object.freeze({
+  size: DEFAULT_SIZE,
+  greyscale: false,
+  theme: undefined,
+  format: "png",
+});
+
+/** Query parameters the endpoint reads; each may appear at most once. Others are ignored. */
+const KNOWN_PARAMETERS = ["token", "size", "greyscale", "theme", "format"] as const;
+
+const GREYSCALE_VALUES: Readonly<Record<string, boolean>> = {
+  true: true,
+  "1": true,
+  yes: true,
+  false: false,
+  "0": false,
+  no: false,
+};
+
+const FORMAT_VALUES: Readonly<Record<string, LogoFormat>> = {
+  png: "png",
+  webp: "webp",
+  jpeg: "jpeg",
+  jpg: "jpeg",
+};
+
+/** The 400 for a path that is not a valid domain (spec text). */
+export function invalidDomain(): HttpError {
+  return new HttpError(400, "Invalid domain format");
+}
+
+/** The part of a parsed request that depends on its URL alone. */
+interface ParsedTarget {
+  readonly domain: string;
+  readonly options: LogoOptions;
+  readonly token: string | null;
+}
+
+/** Most URLs {@link createRequestParser} remembers. */
+export const PARSE_MEMO_MAX_ENTRIES = 10_000;
+/** Longest URL {@link createRequestParser} remembers, in characters. */
+export const PARSE_MEMO_MAX_URL_LENGTH = 512;
+
+/**
+ * Creates the parse step for `GET` and `HEAD /{domain}` requests. It remembers the URLs (up to 512
+ * characters) of the last `maxEntries` valid requests without an `Authorization` header, so a
+ * page's repeated `<img>` URL is parsed once and then costs a map lookup. Invalid URLs and secret
+ * keys are never remembered.
+ *
+ * The returned function throws `HttpError` 404 `Not found` for `/` and paths that are not a domain,
+ * 400 `Invalid domain format` for a path that is not a valid domain (a protocol, a path, a port, an
+ * IP…), and 400 with the reason for a bad query value.
+ */
+export function createRequestParser(
+  maxEntries: number = PARSE_MEMO_MAX_ENTRIES,
+): (request: Request) => LogoRequest {
+  const memo = new Map<string, ParsedTarget>();
+  return function parseRequestMemo(request: Request): LogoRequest {
+    const authorization = request.headers.get("authorization");
+    if (authorization !== null) {
+      const maxSize = isSecretBearer(authorization) ? MAX_SECRET_SIZE : MAX_SIZE;
+      return withHeaders(request, authorization, parseTarget(request.url, maxSize));
+    }
+    const url = request.url;
+    let target = memo.get(url);
+    if (target === undefined) {
+      target = parseTarget(url, MAX_SIZE);
+      // Long URLs are not kept (memory stays bounded), nor secret keys sent by mistake.
+      if (url.length <= PARSE_MEMO_MAX_URL_LENGTH && !target.token?.startsWith("sk_")) {
+        if (memo.size >= maxEntries) memo.delete(memo.keys().next().value!);
+        memo.set(url, target);
+      }
+    }
+    return withHeaders(request, null, target);
+  };
+}
+
+function parseTarget(href: string, maxSize: number): ParsedTarget {
+  const url = new URL(href);
+  const domain = parseDomainPath(url.pathname);
+  const params = url.searchParams;
+  for (const name of KNOWN_PARAMETERS) {
+    if (params.getAll(name).length > 1) {
+      throw new HttpError(400, `Invalid ${name}: given more than once`);
+    }
+  }
+  return { domain, options: parseOptions(params, maxSize), token: params.get("token") };
+}
+
+function withHeaders(
+  request: Request,
+  authorization: string | null,
+  target: ParsedTarget,
+): LogoRequest {
+  const headers = request.headers;
+  return {
+    method: request.method === "HEAD" ? "HEAD" : "GET",
+    domain: target.domain,
+    options: target.options,
+    token: target.token,
+    authorization,
+    origin: headers.get("origin"),
+    referer: headers.get("referer"),
+    ifNoneMatch: headers.get("if-none-match"),
+  };
+}
+
+/**
+ * Reads the domain from a URL path (`/example.com`), percent-decoded and normalised.
+ *
+ * A one-segment path is a domain or a 400. A longer path is a domain with a path, a protocol
+ * (`/https://…`) or a protocol-relative URL (`//…`) — all 400 `Invalid domain format`, as the spec
+ * says — unless its first segment is not a domain at all (`/api/v1`), which is a path we do not
+ * serve: 404 `Not found`. So is `/`.
+ *
+ * @throws {HttpError} 404 `Not found` or 400 `Invalid domain format`.
+ */
+export function parseDomainPath(pathname: string): string {
+  if (pathname === "/" || pathname === "") throw notFound();
+  const segments = pathname.slice(1).split("/");
+  if (segments.length > 1) {
+    const first = decodeSegment(segments[0]);
+    const looksLikeAUrl = first === "" || first.endsWith(":");
+    if (looksLikeAUrl || normalizeDomain(first) !== undefined) throw invalidDomain();
+    throw notFound();
+  }
+  const domain = normalizeDomain(decodeSegment(segments[0]));
+  if (domain === undefined) throw invalidDomain();
+  return domain;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalidDomain();
+  }
+}
+
+function notFound(): HttpError {
+  return new HttpError(404, "Not found");
+}
+
+/**
+ * Validates `size`, `greyscale`, `theme` and `format`; `maxSize` is 800, or 1200 with a secret key.
+ *
+ * @throws {HttpError} 400 naming the parameter and what it accepts.
+ */
+export function parseOptions(params: URLSearchParams, maxSize: number = MAX_SIZE): LogoOptions {
+  const sizeValue = params.get("size");
+  const greyscaleValue = params.get("greyscale");
+  const themeValue = params.get("theme");
+  const formatValue = params.get("format");
+  if (
+    sizeValue === null && greyscaleValue === null && themeValue === null && formatValue === null
+  ) {
+    return DEFAULT_OPTIONS;
+  }
+  return {
+    size: sizeValue === null ? DEFAULT_SIZE : parseSize(sizeValue, maxSize),
+    greyscale: greyscaleValue === null ? false : parseGreyscale(greyscaleValue),
+    theme: themeValue === null ? undefined : parseTheme(themeValue),
+    format: formatValue === null ? "png" : parseFormat(formatValue),
+  };
+}
+
+function parseSize(value: string, maxSize: number): number {
+  const reason = `Invalid size: must be a whole number of pixels from 1 to ${maxSize}`;
+  // Digits only: no sign, no decimals, no exponent, no spaces; at most 5 so parsing is exact.
+  if (value.length === 0 || value.length > 5) throw new HttpError(400, reason);
+  let size = 0;
+  for (let i = 0; i < value.length; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) throw new HttpError(400, reason);
+    size = size * 10 + digit;
+  }
+  if (size < 1 || size > maxSize) throw new HttpError(400, reason);
+  return size;
+}
+
+function parseGreyscale(value: string): boolean {
+  const key = value.toLowerCase();
+  if (!Object.hasOwn(GREYSCALE_VALUES, key)) {
+    throw new HttpError(400, "Invalid greyscale: must be true, 1, yes, false, 0 or no");
+  }
+  return GREYSCALE_VALUES[key];
+}
+
+function parseTheme(value: string): LogoTheme {
+  const theme = value.toLowerCase();
+  if (theme !== "light" && theme !== "dark") {
+    throw new HttpError(400, "Invalid theme: must be light or dark");
+  }
+  return theme;
+}
+
+function parseFormat(value: string): LogoFormat {
+  const key = value.toLowerCase();
+  if (!Object.hasOwn(FORMAT_VALUES, key)) {
+    throw new HttpError(400, "Invalid format: must be png, webp or jpeg");
+  }
+  return FORMAT_VALUES[key];
+}
+
+/** Whether an `Authorization` header value presents a secret key (`Bearer sk_…`). */
+export function isSecretBearer(authorization: string | null): boolean {
+  return bearerToken(authorization)?.startsWith("sk_") ?? false;
+}
+
+/** The token of an `Authorization: Bearer <token>` header value, or `undefined`. */
+export function bearerToken(authorization: string | null): string | undefined {
+  if (authorization === null) return undefined;
+  const value = authorization.trim();
+  const space = value.indexOf(" ");
+  if (space < 0 || value.slice(0, space).toLowerCase() !== "bearer") return undefined;
+  const token = value.slice(space + 1).trim();
+  return token.length > 0 ? token : undefined;
+}

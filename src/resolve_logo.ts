@@ -1,0 +1,145 @@
+/**
+ * Step 4 of the request path, resolve: finds the logo record to serve for a domain — the domain
+ * itself, else its parents down to the registrable domain (`lookupChain`) — or throws 404
+ * `Logo not found`. When nothing is stored and a `discover` function is given, it is called once
+ * for the requested domain (concurrent misses share one call) and the chain is read again.
+ *
+ * Records, and their absence, are cached in memory for at most `ttlMs` (default 5 s): a logo added
+ * or changed by another process is served within that time, and the hot path does no KV read.
+ *
+ * @example
+ * ```ts
+ * import { createResolver } from "./resolve_logo.ts";
+ * import { LogoStore } from "./store/logo_store.ts";
+ * const resolve = createResolver({ logos: new LogoStore(await Deno.openKv(":memory:")) });
+ * const { record, domain } = await resolve("docs.example.com"); // may be example.com's logo
+ * ```
+ * @module
+ */
+import { lookupChain } from "./domain.ts";
+import { HttpError } from "./http_error.ts";
+import { guardKv } from "./kv_unavailable.ts";
+import type { LogoRecord, LogoStore } from "./store/logo_store.ts";
+import { TtlCache } from "./ttl_cache.ts";
+
+/** The lookup resolution needs from the logo store. */
+export type LogoLookup = Pick<LogoStore, "get">;
+
+/** A resolved logo: the record and the domain it is stored under (for `X-Logo-Domain`). */
+export interface ResolvedLogo {
+  /** The stored record. */
+  readonly record: LogoRecord;
+  /** The domain whose logo is served: the requested one or a parent. */
+  readonly domain: string;
+}
+
+/** Options of {@link createResolver}. */
+export interface ResolverOptions {
+  /** Where logos live. */
+  logos: LogoLookup;
+  /** Epoch-ms clock; default `Date.now`. */
+  clock?: () => number;
+  /** How long a record (or its absence) is reused; default {@link LOGO_CACHE_TTL_MS}. */
+  ttlMs?: number;
+  /** Most domains cached at once; default {@link LOGO_CACHE_MAX_ENTRIES}. */
+  maxEntries?: number;
+  /** Called on a miss to try to find and store a logo for the domain; optional. */
+  discover?: (domain: string) => Promise<void>;
+  /** Where failures are reported; default `console.error`. */
+  log?: (message: string, error?: unknown) => void;
+}
+
+/** The resolve step, plus a way to drop a cached domain after changing it in this process. */
+export interface Resolver {
+  /**
+   * Resolves `domain` (normalised) to the record to serve.
+   *
+   * @throws {HttpError} 404 `Logo not found`; 503 when KV fails.
+   */
+  (domain: string): Promise<ResolvedLogo>;
+  /** Forgets what is cached for `domain`, so the next request reads KV. */
+  forget(domain: string): void;
+}
+
+/** Longest a record, or its absence, is served from memory. */
+export const LOGO_CACHE_TTL_MS = 5_000;
+/** Most domains the record cache holds; the oldest entry goes first. */
+export const LOGO_CACHE_MAX_ENTRIES = 20_000;
+
+/** The 404 (spec text). */
+export function logoNotFound(): HttpError {
+  return new HttpError(404, "Logo not found");
+}
+
+/** Creates the resolve step over a logo store. */
+export function createResolver(options: ResolverOptions): Resolver {
+  const { logos, discover } = options;
+  const maxEntries = options.maxEntries ?? LOGO_CACHE_MAX_ENTRIES;
+  const log = options.log ?? console.error;
+  // Each domain's record, or its absence; concurrent misses share one KV read.
+  const records = new TtlCache<LogoRecord | null>({
+    ttlMs: options.ttlMs ?? LOGO_CACHE_TTL_MS,
+    maxEntries,
+    clock: options.clock,
+    load: (domain) => guardKv(() => logos.get(domain), { log }),
+  });
+  const discovering = new Map<string, Promise<void>>();
+  const chains = new Map<string, readonly string[]>();
+
+  async function firstInChain(chain: readonly string[]): Promise<ResolvedLogo | null> {
+    for (const candidate of chain) {
+      const found = await records.get(candidate);
+      if (found !== null) return { record: found, domain: candidate };
+    }
+    return null;
+  }
+
+  /**
+   * Runs discovery for `domain` once at a time, then forgets the cached misses of its chain; a
+   * failure is logged and counts as a miss.
+   */
+  function discoverOnce(
+    domain: string,
+    chain: readonly string[],
+    run: (domain: string) => Promise<void>,
+  ): Promise<void> {
+    let pending = discovering.get(domain);
+    if (pending === undefined) {
+      pending = Promise.resolve().then(() => run(domain))
+        .catch((error) => log(`Discovery failed for ${domain}`, error))
+        .finally(() => {
+          discovering.delete(domain);
+          for (const candidate of chain) forget(candidate);
+        });
+      discovering.set(domain, pending);
+    }
+    return pending;
+  }
+
+  function forget(domain: string): void {
+    records.delete(domain);
+  }
+
+  /** `lookupChain` of a domain, remembered: the public-suffix lookup runs once per domain. */
+  function chainOf(domain: string): readonly string[] {
+    let chain = chains.get(domain);
+    if (chain === undefined) {
+      chain = lookupChain(domain);
+      if (chains.size >= maxEntries) chains.delete(chains.keys().next().value!);
+      chains.set(domain, chain);
+    }
+    return chain;
+  }
+
+  const resolve = async (domain: string): Promise<ResolvedLogo> => {
+    const chain = chainOf(domain);
+    const found = await firstInChain(chain);
+    if (found !== null) return found;
+    if (discover === undefined) throw logoNotFound();
+    await discoverOnce(domain, chain, discover);
+    const discovered = await firstInChain(chain);
+    if (discovered === null) throw logoNotFound();
+    return discovered;
+  };
+  return Object.assign(resolve, { forget });
+}

@@ -1,0 +1,177 @@
+/**
+ * Step 6 of the request path, respond: the image (200), the revalidation answer (304) and every
+ * error, with the headers the spec and our behaviour decisions call for.
+ *
+ * - 200: exact `Content-Type`, `Content-Length`, `Cache-Control: public, max-age=86400`, strong
+ *   `ETag`, `X-RateLimit-Limit/Remaining/Reset`, `X-Logo-Domain`,
+ *   `X-Content-Type-Options: nosniff`, CORS. `HEAD` sends the same headers and no body.
+ * - 304: the same caching, rate-limit and CORS headers, no body.
+ * - Errors: the plain-text body of the `HttpError`, its extra headers, an explicit
+ *   `Cache-Control` (`public, max-age=60` for 404, `no-store` for everything else), CORS, and the
+ *   rate-limit headers when the request was counted. Anything that is not an `HttpError` is
+ *   logged and answered 500 `Internal server error`, without details.
+ *
+ * @example
+ * ```ts
+ * import { respondError } from "./respond.ts";
+ * import { HttpError } from "./http_error.ts";
+ * respondError(new HttpError(404, "Logo not found"), { method: "GET" }).status; // 404
+ * ```
+ * @module
+ */
+import { corsHeaders } from "./cors.ts";
+import { HttpError } from "./http_error.ts";
+import type { RateLimitDecision } from "./rate_limiter.ts";
+import type { TaggedVariant } from "./render_variant.ts";
+
+/** `Cache-Control` of a logo (spec: 24 hours, shared caches welcome). */
+export const IMAGE_CACHE_CONTROL = "public, max-age=86400";
+/** `Cache-Control` of a 404: short, so a logo added later shows up soon. */
+export const NOT_FOUND_CACHE_CONTROL = "public, max-age=60";
+/** `Cache-Control` of every other error. */
+export const ERROR_CACHE_CONTROL = "no-store";
+
+/** What a response needs to know about the request besides its result. */
+export interface ResponseContext {
+  /** `GET` or `HEAD` (anything else is answered like `GET`). */
+  readonly method: string;
+  /** The origin to reflect in CORS (a key with an allowlist), or `null`/absent for any origin. */
+  readonly allowedOrigin?: string | null;
+  /** The rate-limit decision, once the request was counted. */
+  readonly quota?: RateLimitDecision;
+  /** The domain whose logo is served, once resolved. */
+  readonly servedDomain?: string;
+}
+
+/** Where unexpected errors are reported. */
+export type Log = (message: string, error?: unknown) => void;
+
+/** Most prepared 200 responses kept per variant (one per served domain and CORS origin). */
+const TEMPLATES_PER_VARIANT = 16;
+
+/**
+ * Prepared 200 responses per variant, without the per-request rate-limit headers. Building a
+ * `Response` validates every header value and dominated the hot path; cloning a prepared one and
+ * appending three short headers costs a fraction of it. Entries go with their variant.
+ */
+const templates = new WeakMap<TaggedVariant, Map<string, Response>>();
+
+function commonHeaders(context: ResponseContext, cacheControl: string): [string, string][] {
+  const headers: [string, string][] = [];
+  for (const pair of corsHeaders(context.allowedOrigin ?? null)) {
+    headers.push(pair as [string, string]);
+  }
+  headers.push(["cache-control", cacheControl], ["x-content-type-options", "nosniff"]);
+  if (context.servedDomain !== undefined) headers.push(["x-logo-domain", context.servedDomain]);
+  return headers;
+}
+
+function rateLimitHeaders(headers: [string, string][], quota: RateLimitDecision | undefined) {
+  if (quota === undefined) return;
+  headers.push(
+    ["x-ratelimit-limit", String(quota.limit)],
+    ["x-ratelimit-remaining", String(quota.remaining)],
+    ["x-ratelimit-reset", String(quota.reset)],
+  );
+}
+
+function imageHeaders(variant: TaggedVariant, context: ResponseContext): [string, string][] {
+  const headers = commonHeaders(context, IMAGE_CACHE_CONTROL);
+  headers.push(["content-type", variant.contentType], ["etag", variant.etag]);
+  // A GET's Content-Length is set by Deno.serve from the body; a HEAD has no body to count.
+  if (context.method === "HEAD") {
+    headers.push(["content-length", String(variant.bytes.byteLength)]);
+  }
+  return headers;
+}
+
+/** The 200 answer: the image, or for `HEAD` its headers alone. */
+export function respondImage(variant: TaggedVariant, context: ResponseContext): Response {
+  if (context.method === "HEAD") {
+    const headers = imageHeaders(variant, context);
+    rateLimitHeaders(headers, context.quota);
+    return new Response(null, { status: 200, headers });
+  }
+  let prepared = templates.get(variant);
+  if (prepared === undefined) {
+    prepared = new Map();
+    templates.set(variant, prepared);
+  }
+  const templateKey = `${context.servedDomain ?? ""} ${context.allowedOrigin ?? "*"}`;
+  let template = prepared.get(templateKey);
+  if (template === undefined) {
+    if (prepared.size >= TEMPLATES_PER_VARIANT) prepared.clear();
+    const body = variant.bytes as Uint8Array<ArrayBuffer>;
+    template = new Response(body, { status: 200, headers: imageHeaders(variant, context) });
+    prepared.set(templateKey, template);
+  }
+  const response = template.clone();
+  const quota = context.quota;
+  if (quota !== undefined) {
+    const headers = response.headers;
+    headers.append("x-ratelimit-limit", String(quota.limit));
+    headers.append("x-ratelimit-remaining", String(quota.remaining));
+    headers.append("x-ratelimit-reset", String(quota.reset));
+  }
+  return response;
+}
+
+/** The 304 answer to a matching `If-None-Match`: the caching headers of a 200, no body. */
+export function respondNotModified(etag: string, context: ResponseContext): Response {
+  const headers = commonHeaders(context, IMAGE_CACHE_CONTROL);
+  headers.push(["etag", etag]);
+  rateLimitHeaders(headers, context.quota);
+  return new Response(null, { status: 304, headers });
+}
+
+/**
+ * Whether an `If-None-Match` header value matches `etag` (weak comparison, as RFC 9110 asks for
+ * `If-None-Match`): `*`, or any listed tag equal to it with or without `W/`.
+ */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  for (const candidate of ifNoneMatch.split(",")) {
+    const tag = candidate.trim();
+    if (tag === "*" || tag === etag || (tag.startsWith("W/") && tag.slice(2) === etag)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The `Cache-Control` of an error with `status`. */
+export function errorCacheControl(status: number): string {
+  return status === 404 ? NOT_FOUND_CACHE_CONTROL : ERROR_CACHE_CONTROL;
+}
+
+/**
+ * The answer to anything thrown on the request path: an `HttpError` becomes its status, plain-text
+ * body and headers; anything else is logged and becomes 500 `Internal server error`.
+ */
+export function respondError(
+  error: unknown,
+  context: ResponseContext,
+  log: Log = console.error,
+): Response {
+  let httpError: HttpError;
+  if (error instanceof HttpError) {
+    httpError = error;
+  } else {
+    log("Internal error on the request path", error);
+    httpError = new HttpError(500, "Internal server error");
+  }
+  const common = commonHeaders(
+    { ...context, servedDomain: undefined },
+    errorCacheControl(httpError.status),
+  );
+  rateLimitHeaders(common, context.quota);
+  const headers = new Headers(common);
+  for (const [name, value] of Object.entries(httpError.headers)) headers.set(name, value);
+  const body = new TextEncoder().encode(httpError.publicMessage);
+  headers.set("content-type", "text/plain; charset=utf-8");
+  headers.set("content-length", String(body.byteLength));
+  return new Response(context.method === "HEAD" ? null : body, {
+    status: httpError.status,
+    headers,
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * The options of a logo request, their validation (the server's rules, applied before anything is
+ * sent) and the request URL they make. The secret key never enters the URL: it travels only in the
+ * `Authorization` header.
+ *
+ * @module
+ */
+
+import { normalizeDomain } from "../domain.ts";
+import { BadRequestError } from "./errors.ts";
+
+/**
+ * Largest width a secret-key request may ask for, in pixels.
+ *
+ * @example
+ * ```ts
+ * import { LogoClient, MAX_SIZE } from "@logo-lookup/sdk";
+ *
+ * const client = new LogoClient({ secretKey: "sk_…" });
+ * const largest = await client.get("github.com", { size: MAX_SIZE });
+ * ```
+ */
+export const MAX_SIZE = 1200;
+
+/**
+ * Background a themed variant is made for; the logo is inverted for contrast when needed.
+ *
+ * @example
+ * ```ts
+ * import type { LogoTheme } from "@logo-lookup/sdk";
+ *
+ * const theme: LogoTheme = new Date().getHours() >= 19 ? "dark" : "light";
+ * ```
+ */
+export type LogoTheme = "light" | "dark";
+
+/**
+ * Image format of the answer.
+ *
+ * @example
+ * ```ts
+ * import type { LogoFormat } from "@logo-lookup/sdk";
+ *
+ * const format: LogoFormat = "webp";
+ * ```
+ */
+export type LogoFormat = "png" | "webp" | "jpeg";
+
+/**
+ * Options of one logo request. Unset options take the server's defaults (128 px, colour, no theme,
+ * PNG, parent fallback on).
+ *
+ * @example
+ * ```ts
+ * import { LogoClient, type LogoOptions } from "@logo-lookup/sdk";
+ *
+ * const client = new LogoClient({ secretKey: "sk_…" });
+ * const options: LogoOptions = { size: 256, greyscale: true, theme: "dark", format: "png" };
+ * const logo = await client.get("docs.github.com", { ...options, fallbackToParent: false });
+ * ```
+ */
+export interface LogoOptions {
+  /** Pixel width, an integer from 1 to 1200; the aspect ratio is kept. Server default: 128. */
+  size?: number;
+  /** Render the logo in black and white. */
+  greyscale?: boolean;
+  /** Make a variant for a `light` or `dark` background. */
+  theme?: LogoTheme;
+  /** Image format: `png` (default), `webp` or `jpeg`. */
+  format?: LogoFormat;
+  /**
+   * Whether a parent domain's logo may answer for a subdomain (the server tries the exact domain,
+   * then its parents down to the registrable domain). Default `true`. With `false`, an answer for
+   * a parent is treated as `NotFoundError` (404) — the request still counts against the rate limit.
+   */
+  fallbackToParent?: boolean;
+  /** Cancels the request, a retry wait, or the body download, at once. */
+  signal?: AbortSignal;
+}
+
+const THEMES: readonly string[] = ["light", "dark"];
+const FORMATS: readonly string[] = ["png", "webp", "jpeg"];
+
+/**
+ * Checks `options` against the server's rules; throws `BadRequestError` naming the first bad one.
+ *
+ * @example
+ * ```ts
+ * validateOptions({ size: 256, format: "webp" }); // ok
+ * validateOptions({ size: 5000 }); // throws BadRequestError
+ * ```
+ */
+export function validateOptions(options: LogoOptions): void {
+  const { size, greyscale, theme, format, fallbackToParent } = options;
+  if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= MAX_SIZE)) {
+    throw new BadRequestError(
+      `Invalid size: must be a whole number of pixels from 1 to ${MAX_SIZE}`,
+    );
+  }
+  if (greyscale !== undefined && typeof greyscale !== "boolean") {
+    throw new BadRequestError("Invalid greyscale: must be true or false");
+  }
+  if (theme !== undefined && !THEMES.includes(theme)) {
+    throw new BadRequestError("Invalid theme: must be light or dark");
+  }
+  if (format !== undefined && !FORMATS.includes(format)) {
+    throw new BadRequestError("Invalid format: must be png, webp or jpeg");
+  }
+  if (fallbackToParent !== undefined && typeof fallbackToParent !== "boolean") {
+    throw new BadRequestError("Invalid fallbackToParent: must be true or false");
+  }
+}
+
+/**
+ * Normalises `domain` with the server's rules (trim, lowercase, no trailing dot, IDN to punycode);
+ * throws `BadRequestError("Invalid domain format")` for anything the server would refuse.
+ *
+ * @example
+ * ```ts
+ * checkDomain(" Example.COM. "); // "example.com"
+ * ```
+ */
+export function checkDomain(domain: string): string {
+  const normalized = typeof domain === "string" ? normalizeDomain(domain) : undefined;
+  if (normalized === undefined) throw new BadRequestError("Invalid domain format");
+  return normalized;
+}
+
+/**
+ * The request URL for a normalised `domain` under `baseUrl`: `{baseUrl}/{domain}` plus the set
+ * options as query parameters. Never contains a key.
+ *
+ * @example
+ * ```ts
+ * logoUrl(new URL("http://localhost:8000"), "example.com", { size: 256 }).href;
+ * // "http://localhost:8000/example.com?size=256"
+ * ```
+ */
+export function logoUrl(baseUrl: URL, domain: string, options: LogoOptions): URL {
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/${encodeURIComponent(domain)}`;
+  url.search = "";
+  url.hash = "";
+  if (options.size !== undefined) url.searchParams.set("size", String(options.size));
+  if (options.greyscale === true) url.searchParams.set("greyscale", "true");
+  if (options.theme !== undefined) url.searchParams.set("theme", options.theme);
+  if (options.format !== undefined) url.searchParams.set("format", options.format);
+  return url;
+}

@@ -1,0 +1,228 @@
+/**
+ * Logos in Deno KV: one record per domain, pointing at content-addressed blobs of precomputed
+ * renditions (see `logo_ingest.ts` for what is precomputed and `blob_store.ts` for how the bytes
+ * are stored and shared).
+ *
+ * A logo appears, changes or disappears in one atomic commit of its record together with the
+ * reference counts of the blobs it uses; the blobs' chunks are written before that commit. A crash
+ * at any point therefore leaves either the old logo or the new one visible, never a half of one,
+ * and removing a logo never deletes bytes another record still uses.
+ *
+ * KV layout: `["logos", domain]` → {@link LogoRecord}; blobs as in `blob_store.ts`.
+ *
+ * @example
+ * ```ts
+ * import { LogoStore } from "./logo_store.ts";
+ * const logos = new LogoStore(await Deno.openKv(":memory:"));
+ * const { record } = await logos.put("example.com", png, { source: "file:example.com.png" });
+ * const body = await logos.readBlob(record.renditions.default.hash); // the default 128-px PNG
+ * ```
+ * @module
+ */
+import { BlobStore, type BlobWrite } from "./blob_store.ts";
+import { PIPELINE_VERSION, prepareLogo } from "./logo_ingest.ts";
+import { sha256Hex } from "./sha256.ts";
+
+/** A precomputed image stored as a blob. */
+export interface Rendition {
+  /** SHA-256 hex of the bytes: the blob address for {@link LogoStore.readBlob}. */
+  hash: string;
+  /** MIME type (`image/png`). */
+  type: string;
+  /** Width in px. */
+  width: number;
+  /** Height in px. */
+  height: number;
+  /** Length in bytes. */
+  bytes: number;
+}
+
+/** What is stored for a domain. */
+export interface LogoRecord {
+  /** The normalised domain. */
+  domain: string;
+  /** SHA-256 hex of the source bytes as given. */
+  hash: string;
+  /** MIME type of the source, detected from its bytes. */
+  type: string;
+  /** Source width in px. */
+  width: number;
+  /** Source height in px. */
+  height: number;
+  /** Where it came from: `file:…`, `https://…`, `demo`. */
+  source: string;
+  /** When the domain first got a logo (epoch ms). */
+  createdAt: number;
+  /** When the logo last changed (epoch ms). */
+  updatedAt: number;
+  /** Rendition recipe version (`PIPELINE_VERSION` of `logo_ingest.ts`). */
+  pipeline: number;
+  /**
+   * Precomputed PNGs: `default` is the exact 128-px answer to a request with no options; `source`
+   * is the normalised source (at most 1200 px wide, never upscaled); `mid` (256 px) exists when
+   * the source is wider than 256 px.
+   */
+  renditions: Record<string, Rendition>;
+}
+
+/** Options of the {@link LogoStore} constructor. */
+export interface LogoStoreOptions {
+  /** Epoch-ms clock for `createdAt`/`updatedAt`; default `Date.now`. */
+  clock?: () => number;
+}
+
+const LOGOS = "logos";
+/** Commits retried on contention before giving up. */
+const MAX_ATTEMPTS = 32;
+
+/** Logos in Deno KV; see the module documentation. */
+export class LogoStore {
+  readonly #kv: Deno.Kv;
+  readonly #clock: () => number;
+  readonly #blobs: BlobStore;
+
+  /** Wraps `kv`; opens nothing and starts nothing. */
+  constructor(kv: Deno.Kv, options: LogoStoreOptions = {}) {
+    this.#kv = kv;
+    this.#clock = options.clock ?? Date.now;
+    this.#blobs = new BlobStore(kv, options);
+  }
+
+  /**
+   * Stores `bytes` as the logo of `domain` (already normalised by `normalizeDomain`). Validates
+   * and renders first, so bad bytes write nothing. Bytes identical to the stored source (same
+   * SHA-256, same recipe) write nothing and return `changed: false`.
+   *
+   * @throws {ImageCoreError} when imagecore refuses the bytes ("Cannot decode image: …").
+   * @throws {TypeError} when `domain` is not a normalised domain string.
+   */
+  async put(
+    domain: string,
+    bytes: Uint8Array,
+    meta: { source: string },
+  ): Promise<{ record: LogoRecord; changed: boolean }> {
+    checkDomain(domain);
+    const hash = await sha256Hex(bytes);
+    const current = await this.get(domain);
+    if (current !== null && current.hash === hash && current.pipeline === PIPELINE_VERSION) {
+      return { record: current, changed: false };
+    }
+    const prepared = await prepareLogo(bytes);
+    const renditions: Record<string, Rendition> = {};
+    const blobs = new Map<string, BlobWrite>();
+    for (const [name, r] of Object.entries(prepared.renditions)) {
+      renditions[name] = {
+        hash: r.hash,
+        type: r.type,
+        width: r.width,
+        height: r.height,
+        bytes: r.bytes.length,
+      };
+      blobs.set(r.hash, { hash: r.hash, bytes: r.bytes });
+    }
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const entry = await this.#kv.get<LogoRecord>([LOGOS, domain]);
+      const old = entry.value;
+      if (old !== null && old.hash === hash && old.pipeline === PIPELINE_VERSION) {
+        return { record: old, changed: false };
+      }
+      const oldHashes = new Set(old === null ? [] : renditionHashes(old));
+      const added = [...blobs.values()].filter((b) => !oldHashes.has(b.hash));
+      const removed = [...oldHashes].filter((h) => !blobs.has(h));
+      const now = this.#clock();
+      const record: LogoRecord = {
+        domain,
+        hash,
+        type: prepared.type,
+        width: prepared.width,
+        height: prepared.height,
+        source: meta.source,
+        createdAt: old?.createdAt ?? now,
+        updatedAt: now,
+        pipeline: PIPELINE_VERSION,
+        renditions,
+      };
+      const refs = await this.#blobs.reference(added, removed);
+      if (refs === null) continue;
+      const op = this.#kv.atomic().check(entry).set(entry.key, record);
+      refs.apply(op);
+      if ((await op.commit()).ok) {
+        await this.#collect(refs.orphaned);
+        return { record, changed: true };
+      }
+    }
+    throw new Error(`Cannot store logo for ${domain}: too many concurrent changes, try again`);
+  }
+
+  /** The record of `domain`, or `null`. */
+  async get(domain: string): Promise<LogoRecord | null> {
+    return (await this.#kv.get<LogoRecord>([LOGOS, domain])).value;
+  }
+
+  /**
+   * The bytes of a rendition, reassembled from its chunks, or `null` when no live blob has this
+   * hash (for instance because its record was just removed).
+   */
+  readBlob(hash: string): Promise<Uint8Array | null> {
+    return this.#blobs.read(hash);
+  }
+
+  /**
+   * Removes the logo of `domain` and deletes the blobs no other record uses. Returns `false` when
+   * the domain had no logo.
+   */
+  async remove(domain: string): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const entry = await this.#kv.get<LogoRecord>([LOGOS, domain]);
+      if (entry.value === null) return false;
+      const refs = await this.#blobs.reference([], renditionHashes(entry.value));
+      if (refs === null) continue;
+      const op = this.#kv.atomic().check(entry).delete(entry.key);
+      refs.apply(op);
+      if ((await op.commit()).ok) {
+        await this.#collect(refs.orphaned);
+        return true;
+      }
+    }
+    throw new Error(`Cannot remove logo for ${domain}: too many concurrent changes, try again`);
+  }
+
+  /** Every record, in domain order. */
+  async *list(): AsyncIterable<LogoRecord> {
+    for await (const entry of this.#kv.list<LogoRecord>({ prefix: [LOGOS] })) yield entry.value;
+  }
+
+  /** Whether no logo is stored. */
+  async isEmpty(): Promise<boolean> {
+    for await (const _ of this.#kv.list({ prefix: [LOGOS] }, { limit: 1 })) return false;
+    return true;
+  }
+
+  /**
+   * Deletes blobs no record references: left unreferenced or half deleted by a crash, or abandoned
+   * half written (after `PENDING_TIMEOUT_MS`) by a writer that crashed. Returns how many.
+   */
+  sweep(): Promise<number> {
+    return this.#blobs.sweep();
+  }
+
+  async #collect(hashes: string[]): Promise<void> {
+    for (const hash of hashes) {
+      try {
+        await this.#blobs.collect(hash);
+      } catch {
+        // The record change is committed; an unreferenced blob is invisible and `sweep` collects it.
+      }
+    }
+  }
+}
+
+function renditionHashes(record: LogoRecord): string[] {
+  return [...new Set(Object.values(record.renditions).map((r) => r.hash))];
+}
+
+function checkDomain(domain: string): void {
+  if (typeof domain !== "string" || domain === "" || domain !== domain.trim().toLowerCase()) {
+    throw new TypeError(`Cannot store logo: "${domain}" is not a normalised domain`);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * A small in-memory cache of asynchronous lookups with bounded staleness and size: an answer
+ * (found or not) is reused for `ttlMs`, concurrent misses for one key share a single load, a
+ * failed load is not remembered, and past `maxEntries` the oldest entry goes first.
+ *
+ * Used for key lookups and logo records, so the request path reads KV once per key and per domain
+ * every few seconds at most.
+ *
+ * @example
+ * ```ts
+ * import { TtlCache } from "./ttl_cache.ts";
+ * const cache = new TtlCache<string | null>({
+ *   ttlMs: 5_000,
+ *   maxEntries: 1_000,
+ *   load: (domain) => Promise.resolve(domain.toUpperCase()),
+ * });
+ * await cache.get("example.com"); // "EXAMPLE.COM", loaded once for 5 s
+ * ```
+ * @module
+ */
+
+/** Options of {@link TtlCache}. */
+export interface TtlCacheOptions<V> {
+  /** How long an answer is reused, in ms. */
+  ttlMs: number;
+  /** Most keys held at once. */
+  maxEntries: number;
+  /** Epoch-ms clock; default `Date.now`. */
+  clock?: () => number;
+  /** Loads the answer for a key on a miss; {@link TtlCache.get} may pass another. */
+  load?: (key: string) => Promise<V>;
+}
+
+interface Entry<V> {
+  readonly value: Promise<V>;
+  readonly expiresAt: number;
+}
+
+/** A cache of asynchronous lookups; see the module documentation. */
+export class TtlCache<V> {
+  readonly #entries = new Map<string, Entry<V>>();
+  readonly #ttlMs: number;
+  readonly #maxEntries: number;
+  readonly #clock: () => number;
+  readonly #load: ((key: string) => Promise<V>) | undefined;
+
+  /** Creates an empty cache. */
+  constructor(options: TtlCacheOptions<V>) {
+    this.#ttlMs = options.ttlMs;
+    this.#maxEntries = options.maxEntries;
+    this.#clock = options.clock ?? Date.now;
+    this.#load = options.load;
+  }
+
+  /**
+   * The answer for `key`: reused while fresh, else from `load` (default: the constructor's), once
+   * for concurrent callers. A rejected load is dropped at once, so the next call loads again.
+   *
+   * @throws {TypeError} on a miss when no loader was given at all.
+   */
+  get(key: string, load?: (key: string) => Promise<V>): Promise<V> {
+    const now = this.#clock();
+    const hit = this.#entries.get(key);
+    if (hit !== undefined) {
+      if (hit.expiresAt > now) return hit.value;
+      this.#entries.delete(key);
+    }
+    const loader = load ?? this.#load;
+    if (loader === undefined) throw new TypeError("Cannot load a cache entry: no loader given");
+    const value = loader(key);
+    value.catch(() => {
+      if (this.#entries.get(key)?.value === value) this.#entries.delete(key);
+    });
+    while (this.#entries.size >= this.#maxEntries && this.#entries.size > 0) {
+      this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    this.#entries.set(key, { value, expiresAt: now + this.#ttlMs });
+    return value;
+  }
+
+  /** Forgets `key`, so the next {@link get} loads. */
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
+  /** Keys held. */
+  get size(): number {
+    return this.#entries.size;
+  }
+}

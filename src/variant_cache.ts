@@ -1,0 +1,146 @@
+/**
+ * An in-memory least-recently-used cache of encoded images under a byte budget. Identical
+ * concurrent misses share one producer call, so a burst of requests for a new variant renders it
+ * once.
+ *
+ * @example
+ * ```ts
+ * import { VariantCache } from "./variant_cache.ts";
+ * const cache = new VariantCache({ maxBytes: 64 * 1024 * 1024 });
+ * const variant = await cache.getOrCreate("etag", async () => ({
+ *   bytes: new Uint8Array(10),
+ *   contentType: "image/png",
+ * }));
+ * ```
+ * @module
+ */
+
+/** An encoded image ready to send. */
+export interface Variant {
+  /** The body. */
+  readonly bytes: Uint8Array;
+  /** Exact `Content-Type`, e.g. `image/png`. */
+  readonly contentType: string;
+}
+
+/** Options of {@link VariantCache}. */
+export interface VariantCacheOptions {
+  /** Total bytes of images kept; default {@link DEFAULT_VARIANT_CACHE_BYTES}. */
+  maxBytes?: number;
+  /**
+   * Largest single image kept, in bytes; default a quarter of `maxBytes`, so one huge image never
+   * empties the cache.
+   */
+  maxEntryBytes?: number;
+}
+
+/** Counters of a {@link VariantCache}. */
+export interface VariantCacheStats {
+  /** Lookups answered from memory (including shared in-flight productions). */
+  hits: number;
+  /** Producer calls. */
+  misses: number;
+  /** Entries dropped to stay under the budget. */
+  evictions: number;
+  /** Entries held. */
+  entries: number;
+  /** Bytes held. */
+  bytes: number;
+}
+
+/** Default byte budget: 64 MiB. */
+export const DEFAULT_VARIANT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Rough per-entry bookkeeping cost counted against the budget besides the image bytes. */
+const ENTRY_OVERHEAD_BYTES = 128;
+
+/** An LRU cache of {@link Variant}s by key, bounded in bytes. */
+export class VariantCache<V extends Variant = Variant> {
+  readonly #entries = new Map<string, V>();
+  readonly #inflight = new Map<string, Promise<V>>();
+  readonly #maxBytes: number;
+  readonly #maxEntryBytes: number;
+  #bytes = 0;
+  #hits = 0;
+  #misses = 0;
+  #evictions = 0;
+
+  /** Creates an empty cache. */
+  constructor(options: VariantCacheOptions = {}) {
+    this.#maxBytes = options.maxBytes ?? DEFAULT_VARIANT_CACHE_BYTES;
+    this.#maxEntryBytes = options.maxEntryBytes ?? Math.floor(this.#maxBytes / 4);
+    if (!(this.#maxBytes >= 0) || !(this.#maxEntryBytes >= 0)) {
+      throw new RangeError("Cannot create variant cache: byte budgets must be non-negative");
+    }
+  }
+
+  /** The cached value for `key`, marked most recently used, or `undefined`. */
+  get(key: string): V | undefined {
+    const value = this.#entries.get(key);
+    if (value !== undefined) {
+      // Re-inserting moves the entry to the young end of the Map's insertion order.
+      this.#entries.delete(key);
+      this.#entries.set(key, value);
+      this.#hits++;
+    }
+    return value;
+  }
+
+  /**
+   * The value for `key`: from memory, from a production already in flight, or by calling
+   * `produce` once. A failed production is not cached; every waiter sees its error.
+   */
+  getOrCreate(key: string, produce: () => Promise<V>): Promise<V> {
+    const cached = this.get(key);
+    if (cached !== undefined) return Promise.resolve(cached);
+    const pending = this.#inflight.get(key);
+    if (pending !== undefined) {
+      this.#hits++;
+      return pending;
+    }
+    this.#misses++;
+    const production = Promise.resolve()
+      .then(produce)
+      .then((value) => {
+        this.set(key, value);
+        return value;
+      })
+      .finally(() => this.#inflight.delete(key));
+    this.#inflight.set(key, production);
+    return production;
+  }
+
+  /** Stores `value` under `key` (unless larger than the per-entry limit), evicting the oldest. */
+  set(key: string, value: V): void {
+    const size = value.bytes.byteLength + ENTRY_OVERHEAD_BYTES;
+    this.delete(key);
+    if (size > this.#maxEntryBytes || size > this.#maxBytes) return;
+    while (this.#bytes + size > this.#maxBytes && this.#entries.size > 0) {
+      const oldest = this.#entries.keys().next().value!;
+      this.delete(oldest);
+      this.#evictions++;
+    }
+    this.#entries.set(key, value);
+    this.#bytes += size;
+  }
+
+  /** Drops `key`; returns whether it was held. */
+  delete(key: string): boolean {
+    const value = this.#entries.get(key);
+    if (value === undefined) return false;
+    this.#entries.delete(key);
+    this.#bytes -= value.bytes.byteLength + ENTRY_OVERHEAD_BYTES;
+    return true;
+  }
+
+  /** Counters and current size. */
+  stats(): VariantCacheStats {
+    return {
+      hits: this.#hits,
+      misses: this.#misses,
+      evictions: this.#evictions,
+      entries: this.#entries.size,
+      bytes: this.#bytes,
+    };
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Runs the admin CLI as a real subprocess (`deno run -A src/admin/main.ts …`) against a KV file,
+ * the way an operator does.
+ *
+ * @module
+ */
+
+/** The admin CLI entry point. */
+export const ADMIN_MAIN: string = new URL("../../src/admin/main.ts", import.meta.url).pathname;
+/** The repository root, where deno.json lives. */
+export const REPO_ROOT: string = new URL("../../", import.meta.url).pathname;
+
+/** What one CLI run produced. */
+export interface CliResult {
+  /** Exit status. */
+  code: number;
+  /** Everything written to stdout. */
+  stdout: string;
+  /** Everything written to stderr. */
+  stderr: string;
+}
+
+/** The command that runs the CLI with `args` on the KV file `kvPath`. */
+export function adminCommand(
+  kvPath: string,
+  args: string[],
+  options: { stdout?: "piped" | "null"; stderr?: "piped" | "null" } = {},
+): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ADMIN_MAIN, ...args],
+    cwd: REPO_ROOT,
+    env: { LOGO_KV: kvPath, NO_COLOR: "1" },
+    stdin: "null",
+    stdout: options.stdout ?? "piped",
+    stderr: options.stderr ?? "piped",
+  });
+}
+
+/** Runs the CLI to completion. */
+export async function runAdminCli(kvPath: string, args: string[]): Promise<CliResult> {
+  const output = await adminCommand(kvPath, args).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+/** Runs the CLI, asserts it exited 0, and parses its stdout as JSON. */
+export async function runAdminJson<T = unknown>(kvPath: string, args: string[]): Promise<T> {
+  const result = await runAdminCli(kvPath, args);
+  if (result.code !== 0) {
+    throw new Error(`admin ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+  }
+  return JSON.parse(result.stdout) as T;
+}

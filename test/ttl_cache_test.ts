@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { TtlCache } from "../src/ttl_cache.ts";
+
+function counting() {
+  const loads: string[] = [];
+  return {
+    loads,
+    load: (key: string) => {
+      loads.push(key);
+      return Promise.resolve(key.length);
+    },
+  };
+}
+
+Deno.test("TtlCache reuses an answer until its TTL is over", async () => {
+  const clock = { now: 1_000 };
+  const { loads, load } = counting();
+  const cache = new TtlCache<number>({ ttlMs: 100, maxEntries: 10, clock: () => clock.now, load });
+  assert.equal(await cache.get("abc"), 3);
+  clock.now = 1_099;
+  assert.equal(await cache.get("abc"), 3);
+  assert.equal(loads.length, 1);
+  clock.now = 1_100;
+  await cache.get("abc");
+  assert.equal(loads.length, 2);
+});
+
+Deno.test("TtlCache loads once for concurrent misses of a key", async () => {
+  const { loads, load } = counting();
+  const cache = new TtlCache<number>({ ttlMs: 1_000, maxEntries: 10, load });
+  await Promise.all([cache.get("a"), cache.get("a"), cache.get("a"), cache.get("b")]);
+  assert.deepEqual(loads, ["a", "b"]);
+});
+
+Deno.test("TtlCache drops a failed load so the next get loads again", async () => {
+  let fail = true;
+  const cache = new TtlCache<string>({
+    ttlMs: 1_000,
+    maxEntries: 10,
+    load: () => fail ? Promise.reject(new Error("down")) : Promise.resolve("up"),
+  });
+  await assert.rejects(cache.get("k"), /down/);
+  fail = false;
+  assert.equal(await cache.get("k"), "up");
+});
+
+Deno.test("TtlCache holds at most maxEntries keys, oldest out first", async () => {
+  const { loads, load } = counting();
+  const cache = new TtlCache<number>({ ttlMs: 1_000, maxEntries: 2, load });
+  for (const key of ["a", "b", "c"]) await cache.get(key);
+  assert.equal(cache.size, 2);
+  await cache.get("c");
+  await cache.get("b");
+  assert.equal(loads.length, 3);
+  await cache.get("a");
+  assert.equal(loads.length, 4, "a was evicted");
+});
+
+Deno.test("TtlCache.delete forgets a key; a per-call loader overrides the default", async () => {
+  const { loads, load } = counting();
+  const cache = new TtlCache<number>({ ttlMs: 1_000, maxEntries: 10, load });
+  await cache.get("a");
+  cache.delete("a");
+  assert.equal(await cache.get("a", () => Promise.resolve(42)), 42);
+  assert.deepEqual(loads, ["a"]);
+});
