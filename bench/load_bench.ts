@@ -101,6 +101,18 @@ async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string
   }
 }
 
+/**
+ * The V8 flags `deno task start` passes (`--v8-flags=…` in deno.json's `start` task), so the
+ * benchmark's server runs with the same heap settings as the real one.
+ */
+async function startTaskV8Flags(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  const start: string = config.tasks?.start ?? "";
+  return start.split(/\s+/).filter((word) => word.startsWith("--v8-flags="))
+    .flatMap((word) => word.slice("--v8-flags=".length).split(","))
+    .filter((flag) => flag !== "");
+}
+
 /** CPU time (user + system) a process has used so far, in ms; NaN where /proc is missing. */
 function cpuMs(pid: number): number {
   try {
@@ -158,8 +170,9 @@ if (import.meta.main) {
     Deno.exit(1);
   }
   const dir = await Deno.makeTempDir({ prefix: "logo-lookup-bench-" });
+  const v8Flags = await startTaskV8Flags();
   const server = new Child("./support/bench_server.ts", [`${dir}/bench.kv`, String(LOGOS)], [
-    "--v8-flags=--expose-gc",
+    `--v8-flags=${[...v8Flags, "--expose-gc"].join(",")}`,
   ]);
   let bare: Child | undefined;
   try {
@@ -177,7 +190,8 @@ if (import.meta.main) {
     console.log(
       `wrk: ${THREADS} threads, ${CONNECTIONS} connections, ${SECONDS} s per run; ` +
         `logo ${bytes.length} bytes; ${navigator.hardwareConcurrency} cores; ` +
-        `load average ${Deno.loadavg().map((n) => n.toFixed(2)).join(" ")}`,
+        `load average ${Deno.loadavg().map((n) => n.toFixed(2)).join(" ")}; ` +
+        `server V8 flags from the start task: ${v8Flags.join(" ") || "none"}`,
     );
 
     // The ceiling and the hot path alternate in two rounds of half the time each, so a change in

@@ -144,6 +144,14 @@ export function errorCacheControl(status: number): string {
   return status === 404 ? NOT_FOUND_CACHE_CONTROL : ERROR_CACHE_CONTROL;
 }
 
+/** UTF-8 length of `text` without encoding it when it is ASCII, as every public message is. */
+function utf8Length(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) return new TextEncoder().encode(text).byteLength;
+  }
+  return text.length;
+}
+
 /**
  * The answer to anything thrown on the request path: an `HttpError` becomes its status, plain-text
  * body and headers; anything else is logged and becomes 500 `Internal server error`.
@@ -160,16 +168,20 @@ export function respondError(
     log("Internal error on the request path", error);
     httpError = new HttpError(500, "Internal server error");
   }
+  // A plain record and a string body: no Headers object or encoded copy per answer, which matters
+  // on the 429 path under load (bench/load_bench.ts).
   const common = commonHeaders(
     { ...context, servedDomain: undefined },
     errorCacheControl(httpError.status),
   );
   rateLimitHeaders(common, context.quota);
-  const headers = new Headers(common);
-  for (const [name, value] of Object.entries(httpError.headers)) headers.set(name, value);
-  const body = new TextEncoder().encode(httpError.publicMessage);
-  headers.set("content-type", "text/plain; charset=utf-8");
-  headers.set("content-length", String(body.byteLength));
+  const headers: Record<string, string> = Object.fromEntries(common);
+  for (const [name, value] of Object.entries(httpError.headers)) {
+    headers[name.toLowerCase()] = value;
+  }
+  const body = httpError.publicMessage;
+  headers["content-type"] = "text/plain; charset=utf-8";
+  headers["content-length"] = String(utf8Length(body));
   return new Response(context.method === "HEAD" ? null : body, {
     status: httpError.status,
     headers,

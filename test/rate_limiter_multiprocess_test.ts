@@ -29,6 +29,7 @@ async function runChildren(
     const child = new Deno.Command(Deno.execPath(), {
       args: [
         "run",
+        "--unstable-kv",
         "--allow-read",
         "--allow-write",
         CHILD.pathname,
