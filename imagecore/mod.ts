@@ -32,6 +32,7 @@ export type ImageCoreErrorCode =
   | "corrupt"
   | "too_large"
   | "invalid_argument"
+  | "timeout"
   | "internal";
 
 /** The one error imagecore throws: a machine-readable `code` and a readable message. */
@@ -93,6 +94,7 @@ const ERROR_CODES: readonly ImageCoreErrorCode[] = [
   "corrupt",
   "too_large",
   "invalid_argument",
+  "timeout",
   "internal",
 ];
 /** After a call leaves linear memory above this, the instance is recreated to give it back. */

@@ -324,7 +324,7 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
     let winner: { measured: Measured; bytes: Uint8Array } | undefined;
     for (const m of measured) {
       try {
-        winner = { measured: m, bytes: verifyImage(m.entry.bytes!, m.entry.facts!) };
+        winner = { measured: m, bytes: await verifyImage(m.entry.bytes!, m.entry.facts!) };
         break;
       } catch (error) {
         m.entry.result = `${m.entry.result}: ${reason(error)}`;

@@ -12,6 +12,7 @@
  */
 import { Parser } from "htmlparser2";
 import { ImageCoreError, probe, transform } from "../../imagecore/mod.ts";
+import { transformWithin } from "../../imagecore/transform_within.ts";
 
 /** Size and format of a candidate image. */
 export interface ImageFacts {
@@ -34,6 +35,8 @@ export class NotAnImage extends Error {
 
 /** Rasterised width of an SVG winner; the store keeps sources at most this wide. */
 export const SVG_RASTER_WIDTH = 1200;
+/** Wall-clock cap on rasterising one untrusted SVG, in milliseconds. */
+export const SVG_DEADLINE_MS = 2000;
 const SNIFF_BYTES = 4096;
 
 /**
@@ -94,17 +97,20 @@ export function measureImage(bytes: Uint8Array): ImageFacts {
 /**
  * Decodes every pixel of `bytes` (a truncated or corrupt file fails here even when its header
  * probes fine) and returns what to store: the bytes themselves for rasters, a PNG rasterised
- * {@link SVG_RASTER_WIDTH} px wide for SVG.
+ * {@link SVG_RASTER_WIDTH} px wide for SVG, within {@link SVG_DEADLINE_MS}.
  *
  * @throws {NotAnImage} when imagecore cannot decode it.
  * @example
  * ```ts
- * const storable = verifyImage(bytes, measureImage(bytes));
+ * const storable = await verifyImage(bytes, measureImage(bytes));
  * ```
  */
-export function verifyImage(bytes: Uint8Array, facts: ImageFacts): Uint8Array {
+export async function verifyImage(bytes: Uint8Array, facts: ImageFacts): Promise<Uint8Array> {
   try {
-    if (facts.format === "svg") return transform(bytes, { width: SVG_RASTER_WIDTH }).bytes;
+    if (facts.format === "svg") {
+      // Untrusted SVG runs in a Worker that is terminated at the deadline.
+      return (await transformWithin(bytes, { width: SVG_RASTER_WIDTH }, SVG_DEADLINE_MS)).bytes;
+    }
     transform(bytes, { width: Math.max(1, Math.min(facts.width, 64)) });
     return bytes;
   } catch (error) {
