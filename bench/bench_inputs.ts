@@ -4,6 +4,7 @@
  * @module
  */
 import sharp from "sharp";
+import { icoOf } from "../test/support/images.ts";
 
 /** One benchmark input. */
 export interface BenchInput {
@@ -41,26 +42,9 @@ async function logoPng(width: number, height: number): Promise<Uint8Array> {
 /** A multi-entry ICO of PNG entries (16, 32, 48, 256 px), the way favicons ship. */
 async function logoIco(): Promise<Uint8Array> {
   const sides = [16, 32, 48, 256];
-  const entries = await Promise.all(sides.map((side) => logoPng(side, side)));
-  const header = 6 + 16 * entries.length;
-  const total = header + entries.reduce((n, e) => n + e.length, 0);
-  const ico = new Uint8Array(total);
-  const view = new DataView(ico.buffer);
-  view.setUint16(2, 1, true);
-  view.setUint16(4, entries.length, true);
-  let offset = header;
-  entries.forEach((entry, i) => {
-    const at = 6 + 16 * i;
-    ico[at] = sides[i] % 256;
-    ico[at + 1] = sides[i] % 256;
-    view.setUint16(at + 4, 1, true);
-    view.setUint16(at + 6, 32, true);
-    view.setUint32(at + 8, entry.length, true);
-    view.setUint32(at + 12, offset, true);
-    ico.set(entry, offset);
-    offset += entry.length;
-  });
-  return ico;
+  return icoOf(
+    await Promise.all(sides.map(async (side) => ({ png: await logoPng(side, side), side }))),
+  );
 }
 
 /** The inputs of `deno task bench`. */
