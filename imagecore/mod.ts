@@ -154,6 +154,17 @@ const core = new WasmModule(glue, "./pkg/imagecore_bg.wasm");
 /** SVG rasterisation (resvg), loaded the first time an SVG arrives. */
 const svg = new WasmModule(svgGlue, "./pkg/imagecore_svg_bg.wasm");
 
+/**
+ * Whether `input` is an SVG document. Every raster format imagecore decodes opens with a binary
+ * signature, so only input whose first byte after an optional BOM and white space is `<` is
+ * handed to the WASM sniffer: raster sources are not copied into WASM twice per call.
+ */
+function isSvg(input: Uint8Array): boolean {
+  let i = input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
+  while (i < input.length && (input[i] === 0x20 || (input[i] >= 0x09 && input[i] <= 0x0d))) i++;
+  return input[i] === 0x3c && core.call(() => glue.is_svg(input));
+}
+
 function checkInput(input: Uint8Array): void {
   if (!(input instanceof Uint8Array)) {
     throw new ImageCoreError("invalid_argument", "Cannot decode image: input must be a Uint8Array");
@@ -202,7 +213,7 @@ export function transform(input: Uint8Array, options: TransformOptions = {}): Tr
   }
   let source = input;
   let sourceWidth = width;
-  if (core.call(() => glue.is_svg(input))) {
+  if (isSvg(input)) {
     // Rasterised at the exact output size by the SVG module; the resize step then has no work.
     const png = svg.call(() => svgGlue.svg_rasterize(input, width));
     sourceWidth = new DataView(png.buffer, png.byteOffset).getUint32(0, true);
@@ -233,7 +244,7 @@ export function transform(input: Uint8Array, options: TransformOptions = {}): Tr
  */
 export function probe(input: Uint8Array): ProbeResult {
   checkInput(input);
-  const out = core.call(() => glue.is_svg(input))
+  const out = isSvg(input)
     ? svg.call(() => svgGlue.svg_probe(input))
     : core.call(() => glue.probe(input));
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
