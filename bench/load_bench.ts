@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { lines } from "../test/support/lines.ts";
 import { hasWrk, runWrk, type WrkOptions, type WrkResult } from "./support/wrk.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "10");
@@ -58,7 +59,7 @@ class Child {
       stdout: "piped",
       stderr: "inherit",
     }).spawn();
-    this.#lines = lines(this.#process.stdout)[Symbol.asyncIterator]();
+    this.#lines = jsonLines(this.#process.stdout);
     this.#stdin = this.#process.stdin.getWriter();
   }
 
@@ -88,16 +89,11 @@ class Child {
   }
 }
 
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  let buffered = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buffered += chunk;
-    let newline;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      const line = buffered.slice(0, newline).trim();
-      buffered = buffered.slice(newline + 1);
-      if (line.startsWith("{")) yield line;
-    }
+/** The JSON lines of a child's stdout (anything else it prints is passed over). */
+async function* jsonLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  for await (const line of lines(stream)) {
+    const trimmed = line.trim();
+    if (trimmed.startsWith("{")) yield trimmed;
   }
 }
 

@@ -4,6 +4,7 @@ import type { BlobManifest } from "../src/store/blob_store.ts";
 import { type LogoRecord, LogoStore } from "../src/store/logo_store.ts";
 import { sha256Hex } from "../src/store/sha256.ts";
 import { adminCommand, runAdminCli } from "./support/admin_cli.ts";
+import { lines, readUntil } from "./support/lines.ts";
 import { noiseImage } from "./support/logo_fixtures.ts";
 
 /** Every visible record's renditions read back complete and hash-match. */
@@ -21,26 +22,6 @@ async function assertAllComplete(kv: Deno.Kv): Promise<LogoRecord[]> {
 }
 
 /** Reads `stream` line by line until a line matches `pattern`; returns the lines read. */
-async function readUntil(
-  reader: ReadableStreamDefaultReader<string>,
-  pattern: RegExp,
-): Promise<string[]> {
-  const lines: string[] = [];
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`stream ended before ${pattern}: ${lines.join("\n")}${buffer}`);
-    buffer += value;
-    let newline;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      lines.push(line);
-      if (pattern.test(line)) return lines;
-    }
-  }
-}
-
 Deno.test("an import killed halfway leaves only complete logos and a re-run finishes it", async () => {
   const dir = await Deno.makeTempDir({ prefix: "logo-import-kill-" });
   try {
@@ -56,11 +37,15 @@ Deno.test("an import killed halfway leaves only complete logos and a re-run fini
     }
 
     const child = adminCommand(kvPath, ["logo", "import", logosDir], { stdout: "null" }).spawn();
-    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    const progress = await readUntil(reader, /\] imported /);
+    const output = lines(child.stderr);
+    const imported = /\] imported /;
+    const progress = await readUntil(output, (line) => imported.test(line));
+    if (!progress.some((line) => imported.test(line))) {
+      throw new Error(`stream ended before ${imported}: ${progress.join("\n")}`);
+    }
     child.kill("SIGKILL");
     const status = await child.status;
-    await reader.cancel();
+    await output.return(undefined);
     assert.equal(status.success, false, `killed: ${progress.join("\n")}`);
 
     const kv = await Deno.openKv(kvPath);

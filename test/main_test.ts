@@ -4,28 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { exchange } from "./support/http.ts";
+import { lines, readUntil } from "./support/lines.ts";
 
 const MAIN = new URL("../src/main.ts", import.meta.url).pathname;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 
 /** Reads the child's stdout until a line satisfies `match`; returns every line read. */
-async function readUntil(
-  reader: ReadableStreamDefaultReader<string>,
-  match: (line: string) => boolean,
-): Promise<string[]> {
-  const lines: string[] = [];
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return lines;
-    buffer += value;
-    const parts = buffer.split("\n");
-    buffer = parts.pop()!;
-    lines.push(...parts);
-    if (parts.some(match)) return lines;
-  }
-}
-
 Deno.test("deno task start seeds an empty store, prints a working URL and stops on SIGTERM", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -35,10 +19,10 @@ Deno.test("deno task start seeds an empty store, prints a working URL and stops 
       stdout: "piped",
       stderr: "inherit",
     }).spawn();
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    const lines = await readUntil(reader, (line) => line.includes("token=pk_"));
-    const url = lines.map((line) => line.trim()).find((line) => line.includes("token=pk_"));
-    assert.ok(url, `no URL printed:\n${lines.join("\n")}`);
+    const output = lines(child.stdout);
+    const printed = await readUntil(output, (line) => line.includes("token=pk_"));
+    const url = printed.map((line) => line.trim()).find((line) => line.includes("token=pk_"));
+    assert.ok(url, `no URL printed:\n${printed.join("\n")}`);
     assert.match(url, /^http:\/\/localhost:\d+\/[a-z0-9.-]+\?token=pk_[0-9A-Za-z]{24}$/);
 
     const result = await exchange(url);
@@ -47,7 +31,7 @@ Deno.test("deno task start seeds an empty store, prints a working URL and stops 
     assert.ok((await Deno.stat(`${dir}/data/logo-lookup.kv`)).isFile);
 
     child.kill("SIGTERM");
-    const rest = await readUntil(reader, () => false);
+    const rest = await readUntil(output, () => false);
     const status = await child.status;
     assert.equal(status.code, 0, rest.join("\n"));
   } finally {

@@ -1,21 +1,8 @@
 import assert from "node:assert/strict";
+import { lines } from "./support/lines.ts";
 import type { ChildSummary } from "./support/rate_limit_child.ts";
 
 const CHILD = new URL("./support/rate_limit_child.ts", import.meta.url);
-
-/** Reads a child's stdout line by line. */
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  let buffered = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buffered += chunk;
-    let newline;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      yield buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-    }
-  }
-  if (buffered) yield buffered;
-}
 
 async function runChildren(
   count: number,
