@@ -5,7 +5,7 @@
  * headers are right. Chromium is Debian's (`apt-get install chromium`; `.ci/run` installs it).
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert";
-import { solidLogo } from "./support/images.ts";
+import { flatImage } from "./support/logo_fixtures.ts";
 import { startTestServer } from "./support/server.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -100,7 +100,7 @@ Deno.test({
     const allowed = await startTestServer({ allow: [origin] });
     const elsewhere = await startTestServer({ allow: ["https://app.example.com"] });
     try {
-      const red = solidLogo(300, 200, [200, 30, 30, 255]);
+      const red = flatImage(300, 200, [200, 30, 30, 255]);
       for (const server of [open, allowed, elsewhere]) await server.addLogo("acme.example", red);
       const results = await loadInChromium(page, (cases) => {
         html = PAGE.replace("CASES", JSON.stringify(cases));

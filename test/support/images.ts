@@ -1,12 +1,10 @@
 /**
  * Image fixtures for tests. Fixtures are encoded by sharp (libvips), an implementation
  * independent of imagecore, and outputs are read back with sharp too, so a test of imagecore
- * never grades imagecore with itself. `solidLogo` uses imagecore's encoder, for tests of the
- * service that need any valid logo.
+ * never grades imagecore with itself.
  * @module
  */
 import sharp, { type Sharp } from "sharp";
-import { encodeRgba } from "../../imagecore/mod.ts";
 
 /** RGBA colour, 0–255 each. */
 export type Rgba = [number, number, number, number];
@@ -28,11 +26,6 @@ export function discPixels(
     }
   }
   return pixels;
-}
-
-/** A PNG of a solid-colour disc logo, encoded by imagecore. */
-export function solidLogo(width: number, height: number, colour: Rgba): Uint8Array {
-  return encodeRgba(discPixels(width, height, colour, [0, 0, 0, 0]), width, height);
 }
 
 /** A sharp pipeline over raw RGBA pixels. */
