@@ -33,6 +33,7 @@ export type ImageCoreErrorCode =
   | "too_large"
   | "invalid_argument"
   | "timeout"
+  | "busy"
   | "internal";
 
 /** The one error imagecore throws: a machine-readable `code` and a readable message. */
@@ -98,7 +99,7 @@ const ERROR_CODES: readonly ImageCoreErrorCode[] = [
   "internal",
 ];
 /** After a call leaves linear memory above this, the instance is recreated to give it back. */
-const MEMORY_HIGH_WATER = 256 * 1024 * 1024;
+let memoryHighWater = 256 * 1024 * 1024;
 
 /** What both wasm-bindgen glues offer. */
 interface Glue {
@@ -130,7 +131,7 @@ class WasmModule {
       throw this.#toImageCoreError(error);
     } finally {
       // Linear memory only grows; after a large image, start a fresh instance to give it back.
-      if (this.glue.memory_bytes() > MEMORY_HIGH_WATER) this.glue.__wbg_reset_state();
+      if (this.glue.memory_bytes() > memoryHighWater) this.glue.__wbg_reset_state();
     }
   }
 
@@ -263,6 +264,35 @@ export function probe(input: Uint8Array): ProbeResult {
  */
 export function wasmMemoryBytes(): number {
   return core.call(() => glue.memory_bytes()) + (svg.ready ? svgGlue.memory_bytes() : 0);
+}
+
+/**
+ * Instantiates both WASM modules now instead of on first use, so that a caller's deadline does not
+ * count loading them. The image worker calls it before it reports ready.
+ *
+ * @example
+ * ```ts
+ * warmUp();
+ * console.log(wasmMemoryBytes() > 0); // true
+ * ```
+ */
+export function warmUp(): void {
+  core.call(() => glue.memory_bytes());
+  svg.call(() => svgGlue.memory_bytes());
+}
+
+/**
+ * Sets the linear-memory size above which an instance is recreated after a call (default
+ * 256 MiB). The image worker sets `Infinity`: it reports its memory instead, and the pool replaces
+ * the whole worker, which gives the memory back at once.
+ *
+ * @example
+ * ```ts
+ * setMemoryHighWater(Infinity);
+ * ```
+ */
+export function setMemoryHighWater(bytes: number): void {
+  memoryHighWater = bytes;
 }
 
 /**

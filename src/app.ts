@@ -2,10 +2,10 @@
  * The Logo Lookup HTTP application: `GET`/`HEAD /{domain}` as a request handler, built from its
  * dependencies (nothing is opened at import time).
  *
- * A request flows through named steps, each in its own module:
- * parse (`request_options.ts`) → authenticate (`authenticate.ts`, then `key_restrictions.ts`) →
- * limit (`limit_request.ts`) → resolve (`resolve_logo.ts`) → render (`render_variant.ts`) →
- * respond (`respond.ts`). One `catch` turns an `HttpError` into its answer and anything else into a
+ * A request flows through named steps, each in its own module: check the `Host` header
+ * (`request_target.ts`) → parse the request target (`request_options.ts`) → authenticate
+ * (`authenticate.ts`, then `key_restrictions.ts`) → limit (`limit_request.ts`) → resolve
+ * (`resolve_logo.ts`) → render (`render_variant.ts`) → respond (`respond.ts`). One `catch` turns an `HttpError` into its answer and anything else into a
  * logged 500.
  *
  * @example
@@ -22,6 +22,12 @@
  * @module
  */
 import { createAuthenticator, KEY_CACHE_TTL_MS } from "./authenticate.ts";
+import {
+  audienceOf,
+  type CacheAudience,
+  type CachePolicy,
+  createCachePolicy,
+} from "./cache_policy.ts";
 import { ALLOWED_METHODS, preflight } from "./cors.ts";
 import { HttpError } from "./http_error.ts";
 import { checkKeyRestrictions } from "./key_restrictions.ts";
@@ -29,6 +35,7 @@ import { limitRequest } from "./limit_request.ts";
 import { createRateLimiter, type RateLimitDecision, type RateLimiter } from "./rate_limiter.ts";
 import { createRenderer, type TaggedVariant } from "./render_variant.ts";
 import { createRequestParser } from "./request_options.ts";
+import { createHostCheck } from "./request_target.ts";
 import { createResolver, LOGO_CACHE_TTL_MS } from "./resolve_logo.ts";
 import {
   etagMatches,
@@ -37,6 +44,7 @@ import {
   respondImage,
   respondNotModified,
 } from "./respond.ts";
+import { safeLog } from "./safe_log.ts";
 import { KeyStore } from "./store/key_store.ts";
 import { LogoStore } from "./store/logo_store.ts";
 import {
@@ -63,6 +71,8 @@ export interface AppDeps {
   logoCacheTtlMs?: number;
   /** Byte budget of rendered variants kept in memory; default 64 MiB. */
   variantCacheBytes?: number;
+  /** `s-maxage` of an open key's answers: shared caches revalidate after it; default 300 s. */
+  sharedCacheMaxAgeSeconds?: number;
   /** Where unexpected errors are reported; default `console.error`. Never receives a token. */
   log?: Log;
 }
@@ -94,13 +104,16 @@ interface RequestContext {
   allowedOrigin: string | null;
   quota: RateLimitDecision | undefined;
   servedDomain: string | undefined;
+  audience: CacheAudience;
+  readonly cachePolicy: CachePolicy;
 }
 
 /** Builds the application from its dependencies. Opens nothing; starts no timers. */
 export function createApp(deps: AppDeps): App {
   const { kv } = deps;
   const clock = deps.clock ?? Date.now;
-  const log = deps.log ?? console.error;
+  // Every log line of the request path goes through one gate that strips queries and tokens.
+  const log = safeLog(deps.log ?? console.error);
   const keys = new KeyStore(kv, { clock });
   const logos = new LogoStore(kv, { clock });
   const ownLimiter = deps.limiter === undefined;
@@ -122,18 +135,25 @@ export function createApp(deps: AppDeps): App {
     maxBytes: deps.variantCacheBytes ?? DEFAULT_VARIANT_CACHE_BYTES,
   });
   const renderer = createRenderer({ logos, variants, log });
+  const checkHost = createHostCheck();
   const parseRequest = createRequestParser();
+  const cachePolicy = createCachePolicy(deps.sharedCacheMaxAgeSeconds);
 
   async function handler(request: Request): Promise<Response> {
     const method = request.method;
-    if (method === "OPTIONS") return preflight();
     const context: RequestContext = {
       method,
       allowedOrigin: null,
       quota: undefined,
       servedDomain: undefined,
+      // Until a credential is known, an answer depends on the URL alone (a 404 for `/`).
+      audience: "shared",
+      cachePolicy,
     };
     try {
+      // A malformed Host is a 400 whatever the method; the domain never comes from it.
+      checkHost(request.headers.get("host"));
+      if (method === "OPTIONS") return preflight();
       if (method !== "GET" && method !== "HEAD") {
         throw new HttpError(405, "Method not allowed", { Allow: ALLOWED_METHODS });
       }
@@ -142,6 +162,7 @@ export function createApp(deps: AppDeps): App {
       // authenticate
       const credential = await authenticate(parsed);
       context.allowedOrigin = checkKeyRestrictions(credential, parsed);
+      context.audience = audienceOf(credential.kind, context.allowedOrigin);
       // limit
       context.quota = await limitRequest(limiter, credential.key);
       // resolve

@@ -1,15 +1,16 @@
 /**
  * CORS for the logo endpoint. A key without an allowlist answers any origin
  * (`Access-Control-Allow-Origin: *`); a key with one reflects the request's allowed origin with
- * `Vary: Origin`. Preflights (`OPTIONS`) are answered without authentication — the request that
- * follows is checked — and never allow the `Authorization` header: secret keys are for servers,
- * not browsers.
+ * `Vary: Origin, Referer` (the answer depends on both: the `Referer` decides when there is no
+ * `Origin`; such answers are also `private`, see `cache_policy.ts`). Preflights (`OPTIONS`) are
+ * answered without authentication — the request that follows is checked — and never allow the
+ * `Authorization` header: secret keys are for servers, not browsers.
  *
  * @example
  * ```ts
  * import { corsHeaders } from "./cors.ts";
  * corsHeaders(null);                  // [["access-control-allow-origin", "*"], …]
- * corsHeaders("https://example.com"); // reflects the origin, adds "vary: Origin"
+ * corsHeaders("https://example.com"); // reflects the origin, adds "vary: Origin, Referer"
  * ```
  * @module
  */
@@ -37,14 +38,14 @@ export const ANY_ORIGIN: readonly HeaderPair[] = Object.freeze(
 
 /**
  * The CORS headers of a response: {@link ANY_ORIGIN} when `allowedOrigin` is `null` (no
- * allowlist), else that origin reflected, with `Vary: Origin`.
+ * allowlist), else that origin reflected, with `Vary: Origin, Referer`.
  */
 export function corsHeaders(allowedOrigin: string | null): readonly HeaderPair[] {
   if (allowedOrigin === null) return ANY_ORIGIN;
   return [
     ["access-control-allow-origin", allowedOrigin],
     ["access-control-expose-headers", EXPOSED_HEADERS],
-    ["vary", "Origin"],
+    ["vary", "Origin, Referer"],
   ];
 }
 

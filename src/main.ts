@@ -3,15 +3,20 @@
  * (default `./data/logo-lookup.kv`; a remote `https://` KV works the same with
  * `DENO_KV_ACCESS_TOKEN`). On an empty store it seeds a demo key and demo logos and prints a
  * ready-to-paste URL. Logo discovery on a miss is on unless `LOGO_DISCOVERY=off`. SIGINT/SIGTERM
- * stop it cleanly: in-flight requests finish, unspent rate-limit quota is given back, background
- * discoveries stop, KV is closed.
+ * stop it cleanly and within a few seconds whatever KV does: in-flight requests finish, unspent
+ * rate-limit quota is given back (bounded by {@link QUOTA_RETURN_TIMEOUT_MS}), background
+ * discoveries stop (bounded too), KV is closed. `--help` prints {@link USAGE}. A setting that
+ * cannot work (a port in use, a store that cannot be opened) stops it with a one-line message
+ * naming the setting and what to do, and exit status 1.
  *
  * @module
  */
 import { createApp } from "./app.ts";
-import { startDiscoveryService } from "./discovery/service.ts";
+import { parseConnectTo } from "./discovery/connect_to.ts";
+import { discoveryEnabled, startDiscoveryService } from "./discovery/service.ts";
+import { safeLog } from "./safe_log.ts";
 import { seedIfEmpty } from "./seed.ts";
-import { kvLocation, openKv } from "./store/open_kv.ts";
+import { DEFAULT_KV_PATH, kvLocation, openKv } from "./store/open_kv.ts";
 
 /** Default port when `PORT` is unset. */
 export const DEFAULT_PORT = 8000;
@@ -31,35 +36,105 @@ export function parsePort(value: string | undefined): number {
   return port;
 }
 
+/** How long shutdown waits for unspent rate-limit quota to be given back to KV. */
+export const QUOTA_RETURN_TIMEOUT_MS = 2_000;
+/** How long shutdown waits for background discoveries to stop. */
+export const DISCOVERY_CLOSE_TIMEOUT_MS = 1_000;
+
+/** What `deno task start --help` prints: every setting `src/` reads from the environment. */
+export const USAGE = `Usage: deno task start [--help]
+
+Serves Logo Lookup: GET /{domain}?token=pk_… answers with the domain's logo.
+Settings, all read from the environment:
+
+  PORT                  TCP port to listen on (default ${DEFAULT_PORT}; 0 picks a free port).
+  LOGO_KV               The store: a file path (default ${DEFAULT_KV_PATH}; its directory is
+                        created), :memory:, or the http(s):// URL of a KV Connect server
+                        (a denokv server or Deno Deploy KV).
+  DENO_KV_ACCESS_TOKEN  Access token of the remote KV named by LOGO_KV (read by Deno).
+  LOGO_DISCOVERY        on (default) or off: on a miss, look for the logo on the domain's own
+                        website. Needs outbound HTTPS (and HTTP); without it misses are 404s
+                        and discovery retries after 1 min, 2, 4 … up to 1 h.
+  LOGO_CONNECT_TO       host:port:address:port,… send discovery's connections for host:port to
+                        address:port instead (private deployments, tests).
+
+SIGINT or SIGTERM stops it within a few seconds: in-flight requests finish, unspent rate-limit
+quota is given back (given up after ${
+  QUOTA_RETURN_TIMEOUT_MS / 1000
+} s if KV does not answer), KV is closed.
+`;
+
+/** Resolves with `promise`'s outcome, or with "timeout" after `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<"done" | "timeout"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"timeout">((resolve) => timer = setTimeout(resolve, ms, "timeout"));
+  try {
+    return await Promise.race([promise.then(() => "done" as const, () => "done" as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The start-up error of a port that cannot be listened on, naming `PORT` and what to do. */
+export function listenError(port: number, error: unknown): Error {
+  const setting = `Cannot listen on PORT=${port}`;
+  if (error instanceof Deno.errors.AddrInUse) {
+    return new Error(`${setting}: the port is in use. Stop the other process or set PORT.`);
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return new Error(`${setting}: not permitted (ports below 1024 need privileges). Set PORT.`);
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`${setting}: ${reason}. Set PORT to a free port.`);
+}
+
 /** Starts the service and resolves once it has stopped after SIGINT or SIGTERM. */
 export async function main(): Promise<void> {
   const port = parsePort(Deno.env.get("PORT"));
   const location = kvLocation(Deno.env.get("LOGO_KV"));
+  // Settings are checked before anything is opened, so a typo costs nothing.
+  discoveryEnabled(Deno.env.get("LOGO_DISCOVERY"));
+  parseConnectTo(Deno.env.get("LOGO_CONNECT_TO"));
   const kv = await openKv(location);
   const demo = await seedIfEmpty(kv);
-  const discovery = startDiscoveryService(kv, (name) => Deno.env.get(name));
+  const discovery = startDiscoveryService(kv, (name) => Deno.env.get(name), {
+    closeTimeoutMs: DISCOVERY_CLOSE_TIMEOUT_MS,
+    log: safeLog(console.error), // no query string or token in a log line (src/safe_log.ts)
+  });
+  await discovery?.ready(); // imagecore loaded in the image worker before the first request
   const app = createApp({ kv, discover: discovery?.discover });
 
   let stopping: Promise<void> | undefined;
-  const server = Deno.serve({
-    port,
-    onListen({ hostname, port }) {
-      const host = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
-      const base = `http://${host}:${port}`;
-      console.log(`Logo Lookup listening on ${base} (KV: ${location})`);
-      if (demo !== null) {
-        console.log(`${demo.created ? "Created a demo key and logos." : "Demo key:"} Try:`);
-        console.log(`  ${base}${demo.path}`);
-      }
-    },
-  }, app.handler);
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({
+      port,
+      onListen({ hostname, port }) {
+        const host = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
+        const base = `http://${host}:${port}`;
+        console.log(`Logo Lookup listening on ${base} (KV: ${location})`);
+        if (demo !== null) {
+          console.log(`${demo.created ? "Created a demo key and logos." : "Demo key:"} Try:`);
+          console.log(`  ${base}${demo.path}`);
+        }
+      },
+    }, app.handler);
+  } catch (error) {
+    await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
+    kv.close();
+    throw listenError(port, error);
+  }
 
+  // Every step that may wait on KV is bounded: a KV that stopped answering cannot hold the
+  // process (the entry point exits once this is done, whatever KV calls are still pending).
   const stop = () => {
     stopping ??= (async () => {
       console.log("Stopping…");
       await server.shutdown();
-      await app.close();
-      await discovery?.close();
+      if (await within(app.close(), QUOTA_RETURN_TIMEOUT_MS) === "timeout") {
+        console.error("KV did not take unspent rate-limit quota back in time; it expires.");
+      }
+      await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
       kv.close();
     })();
   };
@@ -72,10 +147,21 @@ export async function main(): Promise<void> {
 }
 
 if (import.meta.main) {
+  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
+    console.log(USAGE);
+    Deno.exit(0);
+  }
+  if (Deno.args.length > 0) {
+    console.error(`Unknown argument "${Deno.args[0]}": settings are environment variables.\n`);
+    console.error(USAGE);
+    Deno.exit(2);
+  }
   try {
     await main();
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     Deno.exit(1);
   }
+  // Stopped: leave now, even if a KV client still retries calls that will never be answered.
+  Deno.exit(0);
 }

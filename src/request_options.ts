@@ -15,6 +15,7 @@
  */
 import { normalizeDomain } from "./domain.ts";
 import { HttpError } from "./http_error.ts";
+import { invalidTarget, requestTarget } from "./request_target.ts";
 
 /** Image encodings the endpoint can answer with. */
 export type LogoFormat = "png" | "webp" | "jpeg";
@@ -99,16 +100,23 @@ interface ParsedTarget {
   readonly token: string | null;
 }
 
-/** Most URLs {@link createRequestParser} remembers. */
+/** Most request targets {@link createRequestParser} remembers. */
 export const PARSE_MEMO_MAX_ENTRIES = 10_000;
-/** Longest URL {@link createRequestParser} remembers, in characters. */
+/** Longest request target {@link createRequestParser} remembers, in characters. */
 export const PARSE_MEMO_MAX_URL_LENGTH = 512;
 
 /**
- * Creates the parse step for `GET` and `HEAD /{domain}` requests. It remembers the URLs (up to 512
- * characters) of the last `maxEntries` valid requests without an `Authorization` header, so a
- * page's repeated `<img>` URL is parsed once and then costs a map lookup. Invalid URLs and secret
- * keys are never remembered.
+ * A fixed authority to resolve a request target against, so the WHATWG URL parser reads only the
+ * target's path and query (a target `//evil.example/x` stays a path here).
+ */
+const TARGET_BASE = "http://target.invalid";
+
+/**
+ * Creates the parse step for `GET` and `HEAD /{domain}` requests. The domain and options come from
+ * the request target alone (see `request_target.ts`), never from the `Host` header. It remembers
+ * the targets (up to 512 characters) of the last `maxEntries` valid requests without an
+ * `Authorization` header, so a page's repeated `<img>` URL is parsed once and then costs a map
+ * lookup. Invalid targets and secret keys are never remembered.
  *
  * The returned function throws `HttpError` 404 `Not found` for `/` and paths that are not a domain,
  * 400 `Invalid domain format` for a path that is not a valid domain (a protocol, a path, a port, an
@@ -119,27 +127,33 @@ export function createRequestParser(
 ): (request: Request) => LogoRequest {
   const memo = new Map<string, ParsedTarget>();
   return function parseRequestMemo(request: Request): LogoRequest {
+    const target = requestTarget(request.url);
     const authorization = request.headers.get("authorization");
     if (authorization !== null) {
       const maxSize = isSecretBearer(authorization) ? MAX_SECRET_SIZE : MAX_SIZE;
-      return withHeaders(request, authorization, parseTarget(request.url, maxSize));
+      return withHeaders(request, authorization, parseTarget(target, maxSize));
     }
-    const url = request.url;
-    let target = memo.get(url);
-    if (target === undefined) {
-      target = parseTarget(url, MAX_SIZE);
-      // Long URLs are not kept (memory stays bounded), nor secret keys sent by mistake.
-      if (url.length <= PARSE_MEMO_MAX_URL_LENGTH && !target.token?.startsWith("sk_")) {
+    let parsed = memo.get(target);
+    if (parsed === undefined) {
+      parsed = parseTarget(target, MAX_SIZE);
+      // Long targets are not kept (memory stays bounded), nor secret keys sent by mistake.
+      if (target.length <= PARSE_MEMO_MAX_URL_LENGTH && !parsed.token?.startsWith("sk_")) {
         if (memo.size >= maxEntries) memo.delete(memo.keys().next().value!);
-        memo.set(url, target);
+        memo.set(target, parsed);
       }
     }
-    return withHeaders(request, null, target);
+    return withHeaders(request, null, parsed);
   };
 }
 
-function parseTarget(href: string, maxSize: number): ParsedTarget {
-  const url = new URL(href);
+/** Parses a request target (`/example.com?size=64`, always starting with `/`). */
+function parseTarget(target: string, maxSize: number): ParsedTarget {
+  let url: URL;
+  try {
+    url = new URL(TARGET_BASE + target);
+  } catch {
+    throw invalidTarget();
+  }
   const domain = parseDomainPath(url.pathname);
   const params = url.searchParams;
   for (const name of KNOWN_PARAMETERS) {

@@ -2,13 +2,15 @@
  * Step 6 of the request path, respond: the image (200), the revalidation answer (304) and every
  * error, with the headers the spec and our behaviour decisions call for.
  *
- * - 200: exact `Content-Type`, `Content-Length`, `Cache-Control: public, max-age=86400`, strong
- *   `ETag`, `X-RateLimit-Limit/Remaining/Reset`, `X-Logo-Domain`,
- *   `X-Content-Type-Options: nosniff`, CORS. `HEAD` sends the same headers and no body.
- * - 304: the same caching, rate-limit and CORS headers, no body.
+ * - 200: exact `Content-Type`, `Content-Length`, `Cache-Control` of its audience
+ *   (`cache_policy.ts`: `public, max-age=86400, s-maxage=…` for an open publishable key,
+ *   `private, max-age=86400` for a secret or allowlisted one), strong `ETag`,
+ *   `X-RateLimit-Limit/Remaining/Reset`, `X-Logo-Domain`, `X-Content-Type-Options: nosniff`, CORS.
+ *   `HEAD` sends the same headers and no body.
+ * - 304: the same caching, rate-limit and CORS headers as the 200 it revalidates, no body.
  * - Errors: the plain-text body of the `HttpError`, its extra headers, an explicit
- *   `Cache-Control` (`public, max-age=60` for 404, `no-store` for everything else), CORS, and the
- *   rate-limit headers when the request was counted. Anything that is not an `HttpError` is
+ *   `Cache-Control` (a 404 lives 60 s for its audience, everything else is `no-store`), CORS, and
+ *   the rate-limit headers when the request was counted. Anything that is not an `HttpError` is
  *   logged and answered 500 `Internal server error`, without details.
  *
  * @example
@@ -19,17 +21,16 @@
  * ```
  * @module
  */
+import {
+  type CacheAudience,
+  type CachePolicy,
+  DEFAULT_CACHE_POLICY,
+  NO_STORE,
+} from "./cache_policy.ts";
 import { corsHeaders } from "./cors.ts";
 import { HttpError } from "./http_error.ts";
 import type { RateLimitDecision } from "./rate_limiter.ts";
 import type { TaggedVariant } from "./render_variant.ts";
-
-/** `Cache-Control` of a logo (spec: 24 hours, shared caches welcome). */
-export const IMAGE_CACHE_CONTROL = "public, max-age=86400";
-/** `Cache-Control` of a 404: short, so a logo added later shows up soon. */
-export const NOT_FOUND_CACHE_CONTROL = "public, max-age=60";
-/** `Cache-Control` of every other error. */
-export const ERROR_CACHE_CONTROL = "no-store";
 
 /** What a response needs to know about the request besides its result. */
 export interface ResponseContext {
@@ -41,12 +42,19 @@ export interface ResponseContext {
   readonly quota?: RateLimitDecision;
   /** The domain whose logo is served, once resolved. */
   readonly servedDomain?: string;
+  /**
+   * Which caches may keep a 200/304/404 (`audienceOf` in `cache_policy.ts`); default `private`,
+   * so an answer whose credential is unknown is never shared.
+   */
+  readonly audience?: CacheAudience;
+  /** The `Cache-Control` values; default {@link DEFAULT_CACHE_POLICY}. */
+  readonly cachePolicy?: CachePolicy;
 }
 
 /** Where unexpected errors are reported. */
 export type Log = (message: string, error?: unknown) => void;
 
-/** Most prepared 200 responses kept per variant (one per served domain and CORS origin). */
+/** Most prepared 200 responses kept per variant (per served domain, CORS origin and caching). */
 const TEMPLATES_PER_VARIANT = 16;
 
 /**
@@ -75,8 +83,16 @@ function rateLimitHeaders(headers: [string, string][], quota: RateLimitDecision 
   );
 }
 
-function imageHeaders(variant: TaggedVariant, context: ResponseContext): [string, string][] {
-  const headers = commonHeaders(context, IMAGE_CACHE_CONTROL);
+function imageCacheControl(context: ResponseContext): string {
+  return (context.cachePolicy ?? DEFAULT_CACHE_POLICY).image(context.audience ?? "private");
+}
+
+function imageHeaders(
+  variant: TaggedVariant,
+  context: ResponseContext,
+  cacheControl: string,
+): [string, string][] {
+  const headers = commonHeaders(context, cacheControl);
   headers.push(["content-type", variant.contentType], ["etag", variant.etag]);
   // A GET's Content-Length is set by Deno.serve from the body; a HEAD has no body to count.
   if (context.method === "HEAD") {
@@ -87,8 +103,9 @@ function imageHeaders(variant: TaggedVariant, context: ResponseContext): [string
 
 /** The 200 answer: the image, or for `HEAD` its headers alone. */
 export function respondImage(variant: TaggedVariant, context: ResponseContext): Response {
+  const cacheControl = imageCacheControl(context);
   if (context.method === "HEAD") {
-    const headers = imageHeaders(variant, context);
+    const headers = imageHeaders(variant, context, cacheControl);
     rateLimitHeaders(headers, context.quota);
     return new Response(null, { status: 200, headers });
   }
@@ -97,12 +114,15 @@ export function respondImage(variant: TaggedVariant, context: ResponseContext): 
     prepared = new Map();
     templates.set(variant, prepared);
   }
-  const templateKey = `${context.servedDomain ?? ""} ${context.allowedOrigin ?? "*"}`;
+  const templateKey = `${cacheControl} ${context.servedDomain ?? ""} ${
+    context.allowedOrigin ?? "*"
+  }`;
   let template = prepared.get(templateKey);
   if (template === undefined) {
     if (prepared.size >= TEMPLATES_PER_VARIANT) prepared.clear();
     const body = variant.bytes as Uint8Array<ArrayBuffer>;
-    template = new Response(body, { status: 200, headers: imageHeaders(variant, context) });
+    const headers = imageHeaders(variant, context, cacheControl);
+    template = new Response(body, { status: 200, headers });
     prepared.set(templateKey, template);
   }
   const response = template.clone();
@@ -118,7 +138,7 @@ export function respondImage(variant: TaggedVariant, context: ResponseContext): 
 
 /** The 304 answer to a matching `If-None-Match`: the caching headers of a 200, no body. */
 export function respondNotModified(etag: string, context: ResponseContext): Response {
-  const headers = commonHeaders(context, IMAGE_CACHE_CONTROL);
+  const headers = commonHeaders(context, imageCacheControl(context));
   headers.push(["etag", etag]);
   rateLimitHeaders(headers, context.quota);
   return new Response(null, { status: 304, headers });
@@ -139,9 +159,10 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   return false;
 }
 
-/** The `Cache-Control` of an error with `status`. */
-export function errorCacheControl(status: number): string {
-  return status === 404 ? NOT_FOUND_CACHE_CONTROL : ERROR_CACHE_CONTROL;
+/** The `Cache-Control` of an error with `status`: a 404 lives briefly, nothing else is kept. */
+export function errorCacheControl(status: number, context: ResponseContext): string {
+  if (status !== 404) return NO_STORE;
+  return (context.cachePolicy ?? DEFAULT_CACHE_POLICY).notFound(context.audience ?? "private");
 }
 
 /** UTF-8 length of `text` without encoding it when it is ASCII, as every public message is. */
@@ -172,7 +193,7 @@ export function respondError(
   // on the 429 path under load (bench/load_bench.ts).
   const common = commonHeaders(
     { ...context, servedDomain: undefined },
-    errorCacheControl(httpError.status),
+    errorCacheControl(httpError.status, context),
   );
   rateLimitHeaders(common, context.quota);
   const headers: Record<string, string> = Object.fromEntries(common);

@@ -5,6 +5,7 @@ import { LogoStore } from "../src/store/logo_store.ts";
 import { sha256Hex } from "../src/store/sha256.ts";
 import { runAdminCli, runAdminJson } from "./support/admin_cli.ts";
 import { flatImage, noiseImage } from "./support/logo_fixtures.ts";
+import { encodeRgba } from "../imagecore/mod.ts";
 
 interface CreatedKey {
   id: string;
@@ -255,5 +256,57 @@ Deno.test("admin logo add, rm and list", async () => {
       const leftovers = await Array.fromAsync(kv.list({ prefix: ["blob_chunks"] }));
       assert.equal(leftovers.length, 0, "removing the only user deleted the bytes");
     });
+  });
+});
+
+const SVG_LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60">
+  <rect width="120" height="60" fill="#c00"/></svg>`;
+
+Deno.test("admin logo import takes DOMAIN.svg, as logo add does", async () => {
+  await withTempDir(async (dir) => {
+    const kvPath = join(dir, "s.kv");
+    const logos = join(dir, "logos");
+    await Deno.mkdir(logos);
+    await Deno.writeTextFile(join(logos, "vector.example.svg"), SVG_LOGO);
+    const result = await runAdminCli(kvPath, ["logo", "import", logos]);
+    assert.equal(result.code, 0, result.stderr);
+    const summary = JSON.parse(result.stdout);
+    assert.deepEqual([summary.imported, summary.skipped, summary.failed], [1, [], []]);
+    const listed = await runAdminJson<{ domain: string; type: string; width: number }[]>(
+      kvPath,
+      ["logo", "list"],
+    );
+    assert.deepEqual(listed.map((l) => [l.domain, l.type, l.width]), [
+      ["vector.example", "image/svg+xml", 120],
+    ]);
+  });
+});
+
+/** A 64×64 JPEG of varied pixels cut to half its length: the header is whole, the scan is not. */
+function truncatedJpeg(): Uint8Array {
+  const pixels = new Uint8Array(64 * 64 * 4);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 37) & 255;
+  const jpeg = encodeRgba(pixels, 64, 64, "jpeg");
+  return jpeg.slice(0, jpeg.length >> 1);
+}
+
+Deno.test("admin logo add and import refuse a truncated JPEG with imagecore's reason", async () => {
+  await withTempDir(async (dir) => {
+    const kvPath = join(dir, "s.kv");
+    const logos = join(dir, "logos");
+    await Deno.mkdir(logos);
+    const file = join(logos, "cut.example.jpg");
+    await Deno.writeFile(file, truncatedJpeg());
+    const added = await runAdminCli(kvPath, ["logo", "add", "cut.example", file]);
+    assert.equal(added.code, 1, `a truncated JPEG was stored: ${added.stdout}`);
+    assert.match(added.stderr, /cut\.example\.jpg: Cannot decode image: \S/);
+    const imported = await runAdminCli(kvPath, ["logo", "import", logos]);
+    assert.equal(imported.code, 1);
+    const summary = JSON.parse(imported.stdout);
+    assert.equal(summary.imported, 0);
+    assert.equal(summary.failed[0].file, "cut.example.jpg");
+    assert.match(summary.failed[0].error, /^Cannot decode image: \S/);
+    assert.match(imported.stderr, /failed cut\.example\.jpg: Cannot decode image: \S/);
+    assert.deepEqual(await runAdminJson(kvPath, ["logo", "list"]), []);
   });
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { startImagePool } from "../imagecore/image_pool.ts";
 import { probe } from "../imagecore/mod.ts";
 import { type ConnectToMap, parseConnectTo } from "../src/discovery/connect_to.ts";
 import { createDiscovery, type DiscoveryConfig } from "../src/discovery/discover.ts";
@@ -35,11 +36,22 @@ async function world(
   const kv = await Deno.openKv(":memory:");
   const now = { value: Date.UTC(2026, 0, 1) };
   const clock = () => now.value;
-  const store = new LogoStore(kv, { clock });
+  // Loaded before any budget or deadline starts (a first run type-checks the worker here).
+  const imaging = startImagePool();
+  await imaging.ready();
+  const store = new LogoStore(kv, { clock, imaging });
   const sites: Record<string, FixtureSite> = {};
   for (const [host, routes] of Object.entries(hosts)) sites[host] = startSite(routes);
   const connectTo = mapHosts(sites);
-  const discovery = createDiscovery({ kv, store, connectTo, resolve: noDns, clock, ...config });
+  const discovery = createDiscovery({
+    kv,
+    store,
+    imaging,
+    connectTo,
+    resolve: noDns,
+    clock,
+    ...config,
+  });
   return {
     kv,
     store,
@@ -49,6 +61,7 @@ async function world(
     discovery,
     async close() {
       for (const site of Object.values(sites)) await site.close();
+      await imaging.close();
       kv.close();
     },
   };
@@ -626,10 +639,13 @@ Deno.test("discovery: a site served over https is read over https (certificate v
         : new Response("no", { status: 404 }),
   );
   const kv = await Deno.openKv(":memory:");
+  await using imaging = startImagePool();
+  await imaging.ready();
   try {
     const discovery = createDiscovery({
       kv,
       store: new LogoStore(kv),
+      imaging,
       connectTo: parseConnectTo(`acme.test:443:127.0.0.1:${server.addr.port}`),
       resolve: noDns,
       caCerts: [cert],

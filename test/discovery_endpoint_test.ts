@@ -20,6 +20,7 @@ Deno.test("endpoint: a miss discovers the logo within the request budget and ser
     resolve: noDns,
     sweepMs: 0,
   })!;
+  await discovery.ready(); // imagecore loaded before the request budget starts
   const server = await startTestServer({ kv, discover: discovery.discover });
   try {
     const response = await fetch(server.logoUrl("www.acme.test"));
@@ -62,6 +63,7 @@ Deno.test("endpoint: a discovery slower than the request budget answers 404, the
     sweepMs: 0,
     requestBudgetMs: 50,
   })!;
+  await discovery.ready();
   const server = await startTestServer({
     kv,
     discover: discovery.discover,

@@ -1,6 +1,6 @@
 /**
  * CORS in both modes: a key without an allowlist (any origin) and one with an allowlist
- * (reflected origin, `Vary: Origin`, 403 otherwise), plus preflight.
+ * (reflected origin, `Vary: Origin, Referer`, 403 otherwise), plus preflight.
  */
 import assert from "node:assert/strict";
 import { exchange } from "./support/http.ts";
@@ -29,7 +29,7 @@ Deno.test("without an allowlist every answer allows any origin", async () => {
   }
 });
 
-Deno.test("with an allowlist a matching Origin is reflected with Vary: Origin", async () => {
+Deno.test("with an allowlist a matching Origin is reflected with Vary: Origin, Referer", async () => {
   await using server = await startTestServer({
     allow: ["https://app.example.org", "partner.example.com", "*.cdn.example.net"],
   });
@@ -45,7 +45,7 @@ Deno.test("with an allowlist a matching Origin is reflected with Vary: Origin", 
     const result = await exchange(server.logoUrl("example.com"), { headers: { origin } });
     assert.equal(result.status, 200, origin);
     assert.equal(result.headers.get("access-control-allow-origin"), origin);
-    assert.equal(result.headers.get("vary"), "Origin");
+    assert.equal(result.headers.get("vary"), "Origin, Referer");
   }
 });
 
@@ -84,7 +84,7 @@ Deno.test("with an allowlist and no Origin (an <img>), the Referer's origin must
     const result = await exchange(server.logoUrl("example.com"), { headers });
     assert.equal(result.status, 200, JSON.stringify(headers));
     assert.equal(result.headers.get("access-control-allow-origin"), "https://app.example.org");
-    assert.equal(result.headers.get("vary"), "Origin");
+    assert.equal(result.headers.get("vary"), "Origin, Referer");
   }
 });
 
@@ -95,7 +95,7 @@ Deno.test("a 404 for an allowed origin still reflects that origin", async () => 
   });
   assert.equal(result.status, 404);
   assert.equal(result.headers.get("access-control-allow-origin"), "https://app.example.org");
-  assert.equal(result.headers.get("vary"), "Origin");
+  assert.equal(result.headers.get("vary"), "Origin, Referer");
 });
 
 Deno.test("OPTIONS answers a preflight with 204, allowing GET and HEAD but not Authorization", async () => {

@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert";
+import { ok, strictEqual, throws } from "node:assert";
 import {
   ImageCoreError,
   type ImageCoreErrorCode,
@@ -7,7 +7,6 @@ import {
   trapForTests,
   wasmMemoryBytes,
 } from "../imagecore/mod.ts";
-import { transformWithin } from "../imagecore/transform_within.ts";
 import { bytesOf, discPixels, fromPixels, pngHeaderOnly } from "./support/images.ts";
 
 const valid = await bytesOf(
@@ -119,27 +118,4 @@ Deno.test("memory stays flat across many calls", async () => {
     } catch { /* refused, as above */ }
   }
   strictEqual(wasmMemoryBytes(), before, "linear memory grew across 400 calls");
-});
-
-Deno.test("transformWithin returns the result when the work fits the deadline", async () => {
-  const svg = new TextEncoder().encode(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"><rect width="8" height="4"/></svg>`,
-  );
-  const out = await transformWithin(svg, { width: 40 }, 30_000);
-  deepStrictEqual([out.width, out.height, out.format], [40, 20, "png"]);
-});
-
-Deno.test("transformWithin passes imagecore's refusals through with their codes", async () => {
-  await rejects(
-    transformWithin(new Uint8Array([1, 2, 3]), {}, 30_000),
-    (e: unknown) => e instanceof ImageCoreError && e.code === "unsupported_format",
-  );
-});
-
-Deno.test("transformWithin gives up at the deadline with a timeout error", async () => {
-  // One millisecond is less than a Worker needs to start, let alone rasterise.
-  await rejects(
-    transformWithin(valid, { width: 64 }, 1),
-    (e: unknown) => e instanceof ImageCoreError && e.code === "timeout",
-  );
 });

@@ -32,7 +32,16 @@ Deno.test("openKv explains a location it cannot open", async () => {
   const dir = await Deno.makeTempDir({ prefix: "logo-kv-" });
   try {
     // A directory where the file should be.
-    await assert.rejects(openKv(dir), /^Error: Cannot open KV at /);
+    await assert.rejects(
+      openKv(dir),
+      new RegExp(`^Error: Cannot open the store at LOGO_KV=${dir}: .*Set LOGO_KV to a file path`),
+    );
+    // A file where a directory should be.
+    await Deno.writeTextFile(join(dir, "file"), "");
+    await assert.rejects(
+      openKv(join(dir, "file", "store.kv")),
+      /: \S+\/file is not a directory\. Set LOGO_KV to a file path in a writable directory\.$/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,11 +1,21 @@
 //! Decoding any supported source into straight-alpha RGBA8, within the limits.
+//!
+//! Every refusal comes from the header, before any pixel buffer: a source over
+//! [`MAX_SOURCE_PIXELS`](crate::limits::MAX_SOURCE_PIXELS) or with a side over [`MAX_SOURCE_SIDE`] is `too_large`. Pixel data that
+//! ends early is `corrupt` ("Cannot decode image: truncated data" where the decoder says so),
+//! never a partly grey image. PNG, GIF and BMP decoders know when the pixels are complete, so a
+//! missing end marker after them (`IEND`, the GIF trailer) is tolerated; a JPEG must reach its
+//! `EOI` marker (see `decode_jpeg`). Only the first frame of a GIF is decoded, so a cut in a
+//! later frame goes unnoticed.
 
+use crate::decode_jpeg::JpegSource;
+use crate::decode_png::PngSource;
 use crate::error::{Error, ErrorCode, Result};
 use crate::format::{sniff, SourceFormat};
 use crate::ico_select::{largest_entry, Entry};
-use crate::limits::{MAX_DECODER_ALLOC, MAX_INPUT_BYTES, MAX_SOURCE_PIXELS, MAX_SOURCE_SIDE};
+use crate::limits::{check_source_size, MAX_DECODER_ALLOC, MAX_INPUT_BYTES, MAX_SOURCE_SIDE};
 use image::metadata::Orientation;
-use image::{DynamicImage, ImageDecoder, ImageReader, Limits};
+use image::{DynamicImage, ImageDecoder, ImageReader, Limits, RgbaImage};
 use std::borrow::Cow;
 use std::io::Cursor;
 
@@ -51,29 +61,58 @@ fn limits() -> Limits {
     limits
 }
 
+/// A decoder with its header read and no pixel decoded: PNG and JPEG by their own crates (see
+/// `decode_png`, `decode_jpeg`), the other formats by the `image` crate.
+enum Opened<'a> {
+    Png(PngSource<'a>),
+    Jpeg(JpegSource<'a>),
+    Other(Box<dyn ImageDecoder + 'a>),
+}
+
+impl Opened<'_> {
+    fn dimensions(&self) -> (u32, u32) {
+        match self {
+            Opened::Png(png) => png.dimensions(),
+            Opened::Jpeg(jpeg) => jpeg.dimensions(),
+            Opened::Other(decoder) => decoder.dimensions(),
+        }
+    }
+
+    fn orientation(&mut self) -> Orientation {
+        match self {
+            Opened::Png(png) => png.orientation(),
+            Opened::Jpeg(jpeg) => jpeg.orientation(),
+            Opened::Other(decoder) => decoder.orientation().unwrap_or(Orientation::NoTransforms),
+        }
+    }
+
+    /// Straight-alpha RGBA8 pixels, the only full-size buffer of the decode.
+    fn into_rgba(self) -> Result<Vec<u8>> {
+        match self {
+            Opened::Png(png) => png.decode(),
+            Opened::Jpeg(jpeg) => jpeg.decode(),
+            Opened::Other(decoder) => {
+                Ok(DynamicImage::from_decoder(decoder)?.into_rgba8().into_raw())
+            }
+        }
+    }
+}
+
 /// Opens a decoder over `bytes` (header read, no pixels) and refuses what is over the limits.
-fn open<'a>(format: SourceFormat, bytes: &'a [u8]) -> Result<(impl ImageDecoder + 'a, Header)> {
-    let mut reader = ImageReader::with_format(Cursor::new(bytes), format.image_format());
-    reader.limits(limits());
-    let decoder = reader.into_decoder()?;
-    let (width, height) = decoder.dimensions();
-    if width == 0 || height == 0 {
-        return Err(Error::new(
-            ErrorCode::Corrupt,
-            "Cannot decode image: corrupt data (zero width or height)",
-        ));
-    }
-    let pixels = u64::from(width) * u64::from(height);
-    if pixels > MAX_SOURCE_PIXELS {
-        return Err(Error::new(
-            ErrorCode::TooLarge,
-            format!(
-                "Cannot decode image: {width}×{height} exceeds the {MAX_SOURCE_PIXELS}-pixel limit"
-            ),
-        ));
-    }
+fn open(format: SourceFormat, bytes: &[u8]) -> Result<(Opened<'_>, Header)> {
+    let opened = match format {
+        SourceFormat::Png => Opened::Png(PngSource::open(bytes)?),
+        SourceFormat::Jpeg => Opened::Jpeg(JpegSource::open(bytes)?),
+        _ => {
+            let mut reader = ImageReader::with_format(Cursor::new(bytes), format.image_format());
+            reader.limits(limits());
+            Opened::Other(Box::new(reader.into_decoder()?))
+        }
+    };
+    let (width, height) = opened.dimensions();
+    check_source_size(width, height)?;
     Ok((
-        decoder,
+        opened,
         Header {
             format,
             width,
@@ -110,8 +149,8 @@ pub fn probe(input: &[u8]) -> Result<Header> {
 pub fn decode<P>(input: &[u8], plan: impl FnOnce(u32, u32) -> Result<P>) -> Result<(Rgba, P)> {
     check_input_size(input)?;
     let (format, bytes) = select(sniff(input)?, input)?;
-    let (mut decoder, header) = open(format, &bytes)?;
-    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let (mut opened, header) = open(format, &bytes)?;
+    let orientation = opened.orientation();
     let swaps_axes = matches!(
         orientation,
         Orientation::Rotate90
@@ -124,7 +163,15 @@ pub fn decode<P>(input: &[u8], plan: impl FnOnce(u32, u32) -> Result<P>) -> Resu
     } else {
         plan(header.width, header.height)?
     };
-    let mut image = DynamicImage::from_decoder(decoder)?;
+    let pixels = opened.into_rgba()?;
+    let mut image = RgbaImage::from_raw(header.width, header.height, pixels)
+        .map(DynamicImage::ImageRgba8)
+        .ok_or_else(|| {
+            Error::new(
+                ErrorCode::Internal,
+                "Cannot decode image: the decoder returned a short buffer",
+            )
+        })?;
     image.apply_orientation(orientation);
     let (width, height) = (image.width(), image.height());
     let rgba = Rgba {

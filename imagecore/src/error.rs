@@ -74,6 +74,9 @@ impl From<image::ImageError> for Error {
                 ErrorCode::Corrupt,
                 format!("Cannot decode image: corrupt data ({detail})"),
             ),
+            E::IoError(detail) if detail.kind() == std::io::ErrorKind::UnexpectedEof => {
+                Error::new(ErrorCode::Corrupt, "Cannot decode image: truncated data")
+            }
             E::IoError(detail) => Error::new(
                 ErrorCode::Corrupt,
                 format!("Cannot decode image: corrupt data ({detail})"),

@@ -1,30 +1,30 @@
 //! SVG: recognised by its root element, parsed by usvg and rasterised by resvg at the output size
 //! (crisper than rasterising once and resampling).
 //!
-//! Nothing outside the document is ever loaded: external images, files and fonts resolve to
-//! nothing, and text is not rendered (no fonts are bundled). Work is capped by the input size,
-//! the number of elements after `<use>` expansion and the output pixel limit.
+//! Nothing outside the document is ever loaded, and no `<image>` is drawn: external images, files
+//! and fonts resolve to nothing, `data:` images too (resvg is built without raster decoders, and
+//! an SVG inside a `data:` URL would be parsed again for every `<use>` of it), and text is not
+//! rendered (no fonts are bundled). Work is bounded twice before rendering: on the XML, by
+//! `svg_prepass` (nesting depth, elements after `<use>` and marker expansion), and on the usvg
+//! tree at the output size, by `svg_budget` (elements, segments, filters, layer memory, pixel
+//! work, coordinate range).
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::geometry::output_size;
+use crate::{svg_budget, svg_prepass};
 use resvg::tiny_skia::{Pixmap, Transform};
-use resvg::usvg::{self, ImageHrefResolver, Node, Options, Tree};
+use resvg::usvg::{self, roxmltree, ImageHrefResolver, Options, Tree};
 
 /// Largest SVG accepted, in bytes.
 pub const MAX_SVG_BYTES: usize = 1024 * 1024;
 /// Most elements an SVG may expand to.
-pub const MAX_SVG_NODES: usize = 20_000;
+pub const MAX_SVG_NODES: usize = svg_prepass::MAX_SVG_ELEMENTS as usize;
 
-fn count_nodes(group: &usvg::Group) -> usize {
-    let mut total = 0;
-    for node in group.children() {
-        total += 1;
-        if let Node::Group(child) = node {
-            total += count_nodes(child);
-        }
-        node.subroots(|sub| total += count_nodes(sub));
-    }
-    total
+fn corrupt(detail: impl std::fmt::Display) -> Error {
+    Error::new(
+        ErrorCode::Corrupt,
+        format!("Cannot decode image: corrupt data (SVG: {detail})"),
+    )
 }
 
 /// Parses an SVG within the caps.
@@ -38,26 +38,28 @@ pub fn parse(input: &[u8]) -> Result<Tree> {
             ),
         ));
     }
+    let text = std::str::from_utf8(input).map_err(|_| corrupt("not UTF-8"))?;
+    let doc =
+        roxmltree::Document::parse_with_options(text, svg_prepass::xml_options()).map_err(|e| {
+            match e {
+                roxmltree::Error::NodesLimitReached => {
+                    svg_prepass::too_complex("too many XML nodes")
+                }
+                e => corrupt(e.to_string()),
+            }
+        })?;
+    svg_prepass::check(&doc)?;
     let options = Options {
         image_href_resolver: ImageHrefResolver {
-            resolve_data: ImageHrefResolver::default_data_resolver(),
+            resolve_data: Box::new(|_, _, _| None),
             resolve_string: Box::new(|_, _| None),
         },
         ..Options::default()
     };
-    let tree = Tree::from_data(input, &options).map_err(|e| {
-        Error::new(
-            ErrorCode::Corrupt,
-            format!("Cannot decode image: corrupt data (SVG: {e})"),
-        )
-    })?;
-    if count_nodes(tree.root()) > MAX_SVG_NODES {
-        return Err(Error::new(
-            ErrorCode::TooLarge,
-            format!("Cannot decode image: SVG has more than {MAX_SVG_NODES} elements"),
-        ));
-    }
-    Ok(tree)
+    Tree::from_xmltree(&doc, &options).map_err(|e| match e {
+        usvg::Error::ElementsLimitReached => svg_prepass::too_complex(e),
+        e => corrupt(e),
+    })
 }
 
 /// The SVG's intrinsic size in whole pixels (at least 1).
@@ -103,6 +105,7 @@ pub fn rasterize(tree: &Tree, width: u32, height: u32) -> Result<Vec<u8>> {
     let size = tree.size();
     let transform =
         Transform::from_scale(width as f32 / size.width(), height as f32 / size.height());
+    svg_budget::check(tree, transform, width, height)?;
     resvg::render(tree, transform, &mut pixmap.as_mut());
     let mut pixels = pixmap.take();
     for pixel in pixels.chunks_exact_mut(4) {

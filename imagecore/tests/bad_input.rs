@@ -6,16 +6,20 @@ use imagecore::decode::probe;
 use imagecore::error::ErrorCode;
 use imagecore::pipeline::{transform, Options};
 
+/// The refusal of `bytes` at 64 px wide (panics, naming `what`, when they decode).
+fn refusal_of(what: &str, bytes: &[u8]) -> imagecore::error::Error {
+    let options = Options {
+        width: Some(64),
+        ..Options::default()
+    };
+    match transform(bytes, &options) {
+        Ok(out) => panic!("{what} decoded to {}×{} instead of being refused", out.width, out.height),
+        Err(error) => error,
+    }
+}
+
 fn code_of(bytes: &[u8]) -> ErrorCode {
-    transform(
-        bytes,
-        &Options {
-            width: Some(64),
-            ..Options::default()
-        },
-    )
-    .expect_err("must be refused")
-    .code
+    refusal_of("the input", bytes).code
 }
 
 #[test]
@@ -59,6 +63,63 @@ fn truncated_files_are_corrupt() {
     assert_eq!(code_of(&gif[..gif.len() / 3]), ErrorCode::Corrupt);
 }
 
+/// Prefixes of `bytes` that cut into its pixel data: 40 %, 70 %, 90 % and all but 20 bytes.
+fn cuts(bytes: &[u8]) -> [usize; 4] {
+    let n = bytes.len();
+    [n * 4 / 10, n * 7 / 10, n * 9 / 10, n - 20]
+}
+
+#[test]
+fn truncated_jpegs_are_refused_not_filled_with_grey() {
+    let jpeg = common::jpeg(&common::busy(256, 256));
+    assert!(transform(&jpeg, &Options::default()).is_ok());
+    for cut in cuts(&jpeg) {
+        let error = refusal_of(&format!("JPEG cut at {cut}"), &jpeg[..cut]);
+        assert_eq!(error.code, ErrorCode::Corrupt, "cut at {cut}");
+        assert_eq!(error.message, "Cannot decode image: truncated data", "cut at {cut}");
+    }
+}
+
+#[test]
+fn truncated_files_of_every_format_are_corrupt() {
+    let image = common::busy(128, 128);
+    let formats = [
+        ("PNG", common::png(&image)),
+        ("GIF", common::gif1(&image)),
+        ("WebP", common::webp(&image)),
+        ("BMP", common::bmp(&image)),
+        ("ICO", common::ico(&[(32, common::ico_dib(&image), 128)])),
+        ("RLE BMP", common::hostile::rle8_bmp(128, 128, 128)),
+    ];
+    for (name, bytes) in formats {
+        assert!(
+            transform(&bytes, &Options::default()).is_ok(),
+            "{name} whole"
+        );
+        for cut in cuts(&bytes) {
+            let what = format!("{name} cut at {cut} of {}", bytes.len());
+            let error = refusal_of(&what, &bytes[..cut]);
+            assert_eq!(error.code, ErrorCode::Corrupt, "{what}: {}", error.message);
+        }
+    }
+}
+
+#[test]
+fn headers_declaring_over_16_8_megapixels_are_too_large() {
+    for bytes in [
+        common::hostile::gif_declaring(6000, 6000),
+        common::hostile::rle8_bmp(6000, 6000, 270),
+        common::hostile::rle8_bmp(4097, 4101, 0),
+        common::png_header_only(4100, 4100),
+    ] {
+        assert_eq!(code_of(&bytes), ErrorCode::TooLarge);
+        assert_eq!(
+            probe(&bytes).expect_err("refused").code,
+            ErrorCode::TooLarge
+        );
+    }
+}
+
 #[test]
 fn a_header_claiming_100000_squared_is_too_large_before_decoding() {
     let bytes = common::png_header_only(100_000, 100_000);
@@ -76,20 +137,6 @@ fn a_header_lying_about_its_size_is_corrupt() {
         code_of(&common::png_header_only(4000, 4000)),
         ErrorCode::Corrupt
     );
-}
-
-#[test]
-fn output_taller_than_the_limit_is_too_large() {
-    let png = common::png(&common::disc(1, 100, [1, 2, 3, 255], [0, 0, 0, 0]));
-    let error = transform(
-        &png,
-        &Options {
-            width: Some(100),
-            ..Options::default()
-        },
-    )
-    .expect_err("refused");
-    assert_eq!(error.code, ErrorCode::TooLarge);
 }
 
 #[test]

@@ -52,3 +52,18 @@ fn no_width_keeps_source_size() {
     let out = transform(&input, &Options::default()).expect("transform");
     assert_eq!((out.width, out.height), (40, 30));
 }
+
+#[test]
+fn a_tall_source_is_narrowed_so_the_height_fits_4096() {
+    // A 1:10 logo asked for 700 and 1200 px wide: 409 px is the widest whose height fits.
+    assert_eq!(size_of(100, 1000, 700), (409, 4090));
+    assert_eq!(size_of(150, 1500, 1200), (409, 4090));
+    // Narrower asks are untouched.
+    assert_eq!(size_of(100, 1000, 409), (409, 4090));
+    assert_eq!(size_of(100, 1000, 64), (64, 640));
+}
+
+#[test]
+fn a_source_taller_than_4096_to_1_comes_out_1_by_4096() {
+    assert_eq!(size_of(1, 5000, 800), (1, 4096));
+}

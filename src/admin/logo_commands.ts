@@ -6,9 +6,14 @@
  * for logos already stored with the same bytes. A bad file is reported and skipped; the others are
  * still imported, and the exit status is 1 when any file failed.
  *
+ * The files are untrusted: `add` and `import` hand them to imagecore only in an image pool's
+ * worker (`imagecore/image_pool.ts`), each job bounded by {@link ADMIN_IMAGE_DEADLINE_MS} and the
+ * pool's memory cap; a refused file's message is imagecore's reason.
+ *
  * @module
  */
 import { basename, join } from "node:path";
+import { type ImagePool, startImagePool } from "../../imagecore/image_pool.ts";
 import { ImageCoreError, LIMITS } from "../../imagecore/mod.ts";
 import { normalizeDomain } from "../domain.ts";
 import { parseDiscoverCommand } from "../discovery/discover_command.ts";
@@ -26,7 +31,23 @@ export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
   "webp",
   "ico",
   "bmp",
+  "svg",
 ]);
+
+/** Wall-clock cap on one imagecore job on an operator's file, in ms. */
+export const ADMIN_IMAGE_DEADLINE_MS = 10_000;
+
+/** Starts the image pool for one command and waits until its worker has loaded imagecore. */
+async function startAdminPool(): Promise<ImagePool> {
+  const pool = startImagePool({ deadlineMs: ADMIN_IMAGE_DEADLINE_MS });
+  try {
+    await pool.ready();
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
+  return pool;
+}
 
 /**
  * Parses `logo <subcommand> …` into a command, validating every argument first.
@@ -120,7 +141,8 @@ async function addLogo(context: AdminContext, domain: string, file: string): Pro
     throw new UsageError(`logo add: cannot read "${file}": ${errorMessage(error)}`);
   }
   try {
-    const { record, changed } = await new LogoStore(context.kv).put(domain, bytes, {
+    await using imaging = await startAdminPool();
+    const { record, changed } = await new LogoStore(context.kv, { imaging }).put(domain, bytes, {
       source: `file:${basename(file)}`,
     });
     printJson(context, { ...describeLogo(record), changed });
@@ -195,7 +217,8 @@ async function importLogos(context: AdminContext, dir: string): Promise<number> 
     throw new UsageError(`logo import: cannot read directory "${dir}": ${errorMessage(error)}`);
   }
   const { items, failed, skipped } = scan;
-  const logos = new LogoStore(context.kv);
+  await using imaging = await startAdminPool();
+  const logos = new LogoStore(context.kv, { imaging });
   const bar = new ProgressBar(items.length, {
     write: context.stderr,
     terminal: context.stderrIsTerminal,

@@ -8,12 +8,17 @@
  * time budget.
  *
  * One discovery per domain runs at a time (concurrent callers share its promise), and at most
- * `maxConcurrent` domains are discovered at once. "No logo found" is remembered in KV for
- * `negativeTtlMs` (a day). A stored logo that discovery found is refreshed after
+ * `maxConcurrent` domains are discovered at once. "The site answered and has no usable icon" is
+ * remembered in KV for `negativeTtlMs` (a day); a network-level failure (DNS, connection, TLS,
+ * timeout) only until a short retry delay that grows with each consecutive failure (1 min, 2, 4…
+ * up to 1 h; see `failure_memory.ts`). Each failed discovery is logged once, with its reason.
+ * On an `https://` page, `http://` icon and manifest URLs are fetched as `https://` (as browsers
+ * upgrade mixed content), and `safeFetch` refuses redirects from https to http.
+ * A stored logo that discovery found is refreshed after
  * `refreshAfterMs` (30 days) and only replaced by one that ranks at least as well; a logo added
  * by an operator (`logo add`, `logo import`, the demo seed) is never touched unless `force`.
  *
- * KV: `["discovery", "missing", domain]` → {@link MissingEntry} (with `expireIn`),
+ * KV: `["discovery", "missing", domain]` → `MissingEntry` (see `failure_memory.ts`),
  * `["discovery", "found", domain]` → {@link FoundEntry}.
  *
  * @module
@@ -25,6 +30,16 @@ import {
   MAX_CANDIDATES,
 } from "./candidates.ts";
 import { type ConnectToMap, NO_CONNECT_TO } from "./connect_to.ts";
+import {
+  describeFailure,
+  type FailureKind,
+  isNetworkFailure,
+  type MissingEntry,
+  missingKey,
+  NEGATIVE_TTL_MS,
+  rememberFailure,
+} from "./failure_memory.ts";
+import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { type ImageFacts, measureImage, NotAnImage, verifyImage } from "./measure_image.ts";
 import { compareMeasured, type Measured, score } from "./rank.ts";
 import { DEFAULT_MAX_BYTES, type Resolver, safeFetch, SafeFetchError } from "./safe_fetch.ts";
@@ -45,8 +60,10 @@ export interface LogoSink {
 export interface DiscoveryConfig {
   /** Where the negative cache and discovery bookkeeping live. */
   kv: Deno.Kv;
-  /** Where winners are stored (a `LogoStore`). */
+  /** Where winners are stored (a `LogoStore`, itself given `imaging` for untrusted bytes). */
   store: LogoSink;
+  /** Where fetched bytes are probed and decoded: an image pool (`imagecore/image_pool.ts`). */
+  imaging: ImageWork;
   /** `LOGO_CONNECT_TO` overrides (parsed with `parseConnectTo`). */
   connectTo?: ConnectToMap;
   /** Name resolution; default `Deno.resolveDns`. */
@@ -59,8 +76,14 @@ export interface DiscoveryConfig {
   budgetMs?: number;
   /** Byte cap per response; default 5 MiB. */
   maxBytes?: number;
-  /** How long "no logo found" is remembered; default one day. */
+  /** How long "the site answered and has no usable icon" is remembered; default one day. */
   negativeTtlMs?: number;
+  /** First retry delay after a network-level failure; default 1 min (doubling per failure). */
+  retryBaseMs?: number;
+  /** Longest retry delay after network-level failures; default 1 h. */
+  retryMaxMs?: number;
+  /** Where each failed discovery is reported, once, with its reason; default: nowhere. */
+  log?: (message: string) => void;
   /** Age after which a discovered logo is looked for again; default 30 days. */
   refreshAfterMs?: number;
   /** Candidates fetched per discovery at most; default 12. */
@@ -100,9 +123,16 @@ export interface DiscoveryOutcome {
    * - `fresh`: a discovered logo younger than the refresh age exists, nothing fetched;
    * - `operator`: an operator-added logo exists, nothing fetched;
    * - `known-missing`: "no logo found" is remembered, nothing fetched;
-   * - `not-found`: no usable logo; remembered for `negativeTtlMs`.
+   * - `not-found`: no usable logo; remembered (see {@link DiscoveryOutcome.failure}).
    */
   status: "stored" | "unchanged" | "kept" | "fresh" | "operator" | "known-missing" | "not-found";
+  /**
+   * With `not-found` and `known-missing`: `no-icon` (the site answered, no usable icon; looked
+   * for again after a day) or `unreachable` (DNS, connection, TLS or timeout; retried soon).
+   */
+  failure?: FailureKind;
+  /** With `not-found` and `known-missing`: when discovery will look again (epoch ms). */
+  retryAt?: number;
   /** The winning candidate's URL, when one was found. */
   source?: string;
   /** The home page's final URL, when one was fetched. */
@@ -124,13 +154,7 @@ export interface Discovery {
   refreshStale(limit?: number): Promise<DiscoveryOutcome[]>;
 }
 
-/** `["discovery", "missing", domain]`: no logo was found. */
-export interface MissingEntry {
-  /** When discovery gave up (epoch ms). */
-  at: number;
-  /** Until when misses are answered from this entry (epoch ms). */
-  until: number;
-}
+export type { MissingEntry } from "./failure_memory.ts";
 
 /** `["discovery", "found", domain]`: the last discovery that found the stored logo. */
 export interface FoundEntry {
@@ -144,7 +168,7 @@ export interface FoundEntry {
   hash: string;
 }
 
-const DAY = 24 * 60 * 60 * 1000;
+const DAY = NEGATIVE_TTL_MS;
 const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
 const IMAGE_ACCEPT = "image/svg+xml,image/png,image/*;q=0.9,*/*;q=0.5";
 
@@ -154,6 +178,14 @@ interface Fetched {
   bytes?: Uint8Array;
   facts?: ImageFacts;
   result: string;
+  /** Not answered: not fetched before the budget ran out, or a network-level failure. */
+  unanswered: boolean;
+}
+
+/** On an https page, an http URL is fetched over https, as browsers upgrade mixed content. */
+function upgraded(url: string, pageUrl: string): string {
+  if (!pageUrl.startsWith("https:") || !url.startsWith("http:")) return url;
+  return `https:${url.slice("http:".length)}`;
 }
 
 function reason(error: unknown): string {
@@ -191,7 +223,8 @@ function semaphore(size: number): () => Promise<() => void> {
  *
  * @example
  * ```ts
- * const discovery = createDiscovery({ kv, store: new LogoStore(kv), connectTo });
+ * const store = new LogoStore(kv, { imaging: pool });
+ * const discovery = createDiscovery({ kv, store, imaging: pool, connectTo });
  * const outcome = await discovery.discover("acme.test");
  * console.log(outcome.status, outcome.source);
  * ```
@@ -207,6 +240,7 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
   const acquire = semaphore(config.maxConcurrent ?? 8);
   const inFlight = new Map<string, Promise<DiscoveryOutcome>>();
   const kv = config.kv;
+  const log = config.log ?? (() => {});
 
   function fetchUrl(url: string, signal: AbortSignal, accept: string) {
     return safeFetch(url, {
@@ -243,32 +277,39 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
   async function homePage(domain: string, signal: AbortSignal) {
     const errors: string[] = [];
     let reachable: string | undefined;
+    let networkFailure = false;
     for (const scheme of ["https", "http"]) {
       try {
         const response = await fetchUrl(`${scheme}://${domain}/`, signal, HTML_ACCEPT);
-        if (response.status >= 200 && response.status < 300) return { page: response, errors };
+        if (response.status >= 200 && response.status < 300) {
+          return { page: response, errors, networkFailure };
+        }
         errors.push(`HTTP ${response.status} from ${response.url}`);
         reachable ??= response.url;
       } catch (error) {
         errors.push(reason(error));
+        networkFailure ||= isNetworkFailure(error);
         if (signal.aborted) break;
       }
     }
-    return { page: undefined, reachable, errors };
+    return { page: undefined, reachable, errors, networkFailure };
   }
 
   async function collect(domain: string, signal: AbortSignal) {
-    const { page, reachable, errors } = await homePage(domain, signal);
+    const { page, reachable, errors, networkFailure } = await homePage(domain, signal);
     if (page === undefined) {
       const fallbacks = reachable ? extractCandidates("", reachable).candidates : [];
-      return { candidates: fallbacks, pageError: errors.join("; ") };
+      // Nothing answered on either scheme, and not because we refused to connect.
+      const unreachable = reachable === undefined && networkFailure;
+      return { candidates: fallbacks, pageError: errors.join("; "), unreachable };
     }
     const type = page.headers.get("content-type") ?? "";
     const html = /html|xml/i.test(type) || type === "" ? decodeText(page.body, type) : "";
     const found = extractCandidates(html, page.url);
     const fromManifests = (await Promise.all(found.manifests.map(async (url) => {
       try {
-        const manifest = await get(url, signal, "application/manifest+json,application/json");
+        const secure = upgraded(url, page.url);
+        const manifest = await get(secure, signal, "application/manifest+json,application/json");
         return manifestCandidates(decodeText(manifest.body, ""), manifest.url);
       } catch {
         return []; // An unreadable manifest declares nothing.
@@ -281,8 +322,11 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       ...byDeclaredSize(found.candidates.filter((c) => !late(c))),
       ...byDeclaredSize(fromManifests),
       ...found.candidates.filter(late),
-    ].filter((c) => !seen.has(c.url) && seen.add(c.url));
-    return { candidates: ordered.slice(0, Math.min(maxFetches, MAX_CANDIDATES)), page: page.url };
+    ].map((c) => ({ ...c, url: upgraded(c.url, page.url) })).filter((c) =>
+      !seen.has(c.url) && seen.add(c.url)
+    );
+    const candidates = ordered.slice(0, Math.min(maxFetches, MAX_CANDIDATES));
+    return { candidates, page: page.url, unreachable: false };
   }
 
   async function search(domain: string) {
@@ -300,20 +344,23 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
   }
 
   async function searchWithin(domain: string, signal: AbortSignal) {
-    const { candidates, page, pageError } = await collect(domain, signal);
+    const { candidates, page, pageError, unreachable } = await collect(domain, signal);
     const fetched: Fetched[] = candidates.map((candidate, order) => ({
       candidate,
       order,
       result: "not fetched: time budget exhausted",
+      unanswered: true,
     }));
     await pool(fetched, parallel, async (entry) => {
       if (signal.aborted) return;
       try {
         const response = await get(entry.candidate.url, signal, IMAGE_ACCEPT);
-        entry.facts = measureImage(response.body);
+        entry.unanswered = false;
+        entry.facts = await measureImage(response.body, config.imaging);
         entry.bytes = response.body;
         entry.result = `${entry.facts.format} ${entry.facts.width}x${entry.facts.height}`;
       } catch (error) {
+        entry.unanswered = isNetworkFailure(error);
         entry.result = reason(error);
       }
     });
@@ -324,7 +371,8 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
     let winner: { measured: Measured; bytes: Uint8Array } | undefined;
     for (const m of measured) {
       try {
-        winner = { measured: m, bytes: await verifyImage(m.entry.bytes!, m.entry.facts!) };
+        const bytes = await verifyImage(m.entry.bytes!, m.entry.facts!, config.imaging);
+        winner = { measured: m, bytes };
         break;
       } catch (error) {
         m.entry.result = `${m.entry.result}: ${reason(error)}`;
@@ -335,7 +383,14 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       kind: f.candidate.kind,
       result: f.result,
     }));
-    return { winner, tried, page, pageError };
+    // Icons that could not be fetched for network reasons leave the question open.
+    const cutShort = fetched.find((f) => f.unanswered);
+    const failure: { kind: FailureKind; reason: string } = unreachable
+      ? { kind: "unreachable", reason: pageError ?? "no answer" }
+      : cutShort !== undefined
+      ? { kind: "unreachable", reason: `${cutShort.candidate.url}: ${cutShort.result}` }
+      : { kind: "no-icon", reason: noIconReason(page, pageError, fetched.length) };
+    return { winner, tried, page, pageError, failure };
   }
 
   async function run(domain: string, options: DiscoverOptions): Promise<DiscoveryOutcome> {
@@ -350,12 +405,13 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       }
     }
     if (!force && record === null) {
-      const missing = (await kv.get<MissingEntry>(["discovery", "missing", domain])).value;
+      const missing = (await kv.get<MissingEntry>(missingKey(domain))).value;
       if (missing !== null && missing.until > clock()) {
-        return { domain, status: "known-missing", tried: [] };
+        const failure = missing.kind ?? "no-icon";
+        return { domain, status: "known-missing", failure, retryAt: missing.until, tried: [] };
       }
     }
-    const { winner, tried, page, pageError } = await search(domain);
+    const { winner, tried, page, pageError, failure } = await search(domain);
     const now = clock();
     const base = { domain, tried, ...(page ? { page } : {}), ...(pageError ? { pageError } : {}) };
     if (winner === undefined) {
@@ -365,9 +421,13 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       }
       // Cut short by shutdown: not a verdict on the site, so nothing is remembered.
       if (config.signal?.aborted) return { ...base, status: "not-found" };
-      const entry: MissingEntry = { at: now, until: now + negativeTtlMs };
-      await kv.set(["discovery", "missing", domain], entry, { expireIn: negativeTtlMs });
-      return { ...base, status: "not-found" };
+      const entry = await rememberFailure(kv, domain, failure.kind, now, failure.reason, {
+        negativeTtlMs,
+        retryBaseMs: config.retryBaseMs,
+        retryMaxMs: config.retryMaxMs,
+      });
+      log(describeFailure(domain, entry));
+      return { ...base, status: "not-found", failure: failure.kind, retryAt: entry.until };
     }
     const newScore = score(winner.measured);
     const source = winner.measured.candidate.url;
@@ -381,7 +441,7 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
     const entry: FoundEntry = { at: now, score: newScore, source, hash: stored.hash };
     await kv.atomic()
       .set(["discovery", "found", domain], entry)
-      .delete(["discovery", "missing", domain])
+      .delete(missingKey(domain))
       .commit();
     return { ...base, status: changed ? "stored" : "unchanged", source };
   }
@@ -422,6 +482,12 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
   }
 
   return { discover, refreshStale };
+}
+
+/** Why nothing usable was found although the site answered, in one line. */
+function noIconReason(page: string | undefined, pageError: string | undefined, tried: number) {
+  const where = page === undefined ? `home page unusable: ${pageError ?? "no answer"}` : "answered";
+  return tried === 0 ? `${where}; no icon declared` : `${where}; none of ${tried} icons usable`;
 }
 
 /**

@@ -11,9 +11,11 @@ import type { AdminCommand, AdminContext } from "../admin/io.ts";
 import { printJson } from "../admin/io.ts";
 import { parseCommandArgs, UsageError } from "../admin/usage.ts";
 import { normalizeDomain } from "../domain.ts";
+import { startImagePool } from "../../imagecore/image_pool.ts";
 import { LogoStore } from "../store/logo_store.ts";
 import { type ConnectToMap, parseConnectTo } from "./connect_to.ts";
 import { createDiscovery, type DiscoveryConfig } from "./discover.ts";
+import { IMAGE_DEADLINE_MS } from "./measure_image.ts";
 
 /** Environment of the command; read from the process by default. */
 export interface DiscoverCommandEnv {
@@ -49,11 +51,15 @@ export function parseDiscoverCommand(
   const force = parsed.values.force === true;
   return {
     async run(context: AdminContext): Promise<number> {
+      // The fetched bytes are untrusted: imagecore sees them only in a pool's worker.
+      await using imaging = startImagePool({ deadlineMs: IMAGE_DEADLINE_MS });
+      await imaging.ready();
       const discovery = createDiscovery({
         kv: context.kv,
-        store: new LogoStore(context.kv),
+        store: new LogoStore(context.kv, { imaging }),
         connectTo,
         ...env.config,
+        imaging,
       });
       const outcome = await discovery.discover(domain, { force });
       printJson(context, outcome);

@@ -6,13 +6,15 @@
  * imagecore, which rasterises it with resvg once it supports SVG; until then it is refused as
  * unsupported); any other markup — typically an HTML error page served as `icon.png` — is
  * refused. Everything else goes to imagecore's `probe` (header only), and {@link verifyImage}
- * decodes all the pixels, which catches truncated files.
+ * decodes all the pixels, which catches truncated files. imagecore only ever sees these untrusted
+ * bytes in an image pool's worker (`imagecore/image_pool.ts`): bounded in time and memory, and
+ * off the serving isolate.
  *
  * @module
  */
 import { Parser } from "htmlparser2";
-import { ImageCoreError, probe, transform } from "../../imagecore/mod.ts";
-import { transformWithin } from "../../imagecore/transform_within.ts";
+import { ImageCoreError } from "../../imagecore/mod.ts";
+import type { ImageWork } from "../../imagecore/image_pool.ts";
 
 /** Size and format of a candidate image. */
 export interface ImageFacts {
@@ -35,8 +37,8 @@ export class NotAnImage extends Error {
 
 /** Rasterised width of an SVG winner; the store keeps sources at most this wide. */
 export const SVG_RASTER_WIDTH = 1200;
-/** Wall-clock cap on rasterising one untrusted SVG, in milliseconds. */
-export const SVG_DEADLINE_MS = 2000;
+/** Wall-clock cap on one imagecore job on untrusted bytes (probe, decode, rasterise), in ms. */
+export const IMAGE_DEADLINE_MS = 2000;
 const SNIFF_BYTES = 4096;
 
 /**
@@ -67,23 +69,24 @@ export function firstElement(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * Sniffs and measures `bytes` without decoding pixels.
+ * Sniffs and measures `bytes` without decoding pixels (imagecore's probe runs in `imaging`, the
+ * discovery's image pool).
  *
  * @throws {NotAnImage} for HTML or other markup, unknown or corrupt data, and SVG while imagecore
  *   cannot rasterise it.
  * @example
  * ```ts
- * measureImage(pngBytes); // { format: "png", width: 512, height: 512 }
+ * await measureImage(pngBytes, pool); // { format: "png", width: 512, height: 512 }
  * ```
  */
-export function measureImage(bytes: Uint8Array): ImageFacts {
+export async function measureImage(bytes: Uint8Array, imaging: ImageWork): Promise<ImageFacts> {
   if (bytes.length === 0) throw new NotAnImage("empty body");
   const element = firstElement(bytes);
   if (element !== undefined && element.replace(/^.*:/, "") !== "svg") {
     throw new NotAnImage(element === "html" ? "HTML, not an image" : "markup, not an image");
   }
   try {
-    const facts = probe(bytes);
+    const facts = await imaging.probe(bytes, { deadlineMs: IMAGE_DEADLINE_MS });
     return { format: facts.format, width: facts.width, height: facts.height };
   } catch (error) {
     if (!(error instanceof ImageCoreError)) throw error;
@@ -97,21 +100,25 @@ export function measureImage(bytes: Uint8Array): ImageFacts {
 /**
  * Decodes every pixel of `bytes` (a truncated or corrupt file fails here even when its header
  * probes fine) and returns what to store: the bytes themselves for rasters, a PNG rasterised
- * {@link SVG_RASTER_WIDTH} px wide for SVG, within {@link SVG_DEADLINE_MS}.
+ * {@link SVG_RASTER_WIDTH} px wide for SVG — in `imaging`, within {@link IMAGE_DEADLINE_MS}.
  *
  * @throws {NotAnImage} when imagecore cannot decode it.
  * @example
  * ```ts
- * const storable = await verifyImage(bytes, measureImage(bytes));
+ * const storable = await verifyImage(bytes, await measureImage(bytes, pool), pool);
  * ```
  */
-export async function verifyImage(bytes: Uint8Array, facts: ImageFacts): Promise<Uint8Array> {
+export async function verifyImage(
+  bytes: Uint8Array,
+  facts: ImageFacts,
+  imaging: ImageWork,
+): Promise<Uint8Array> {
+  const job = { deadlineMs: IMAGE_DEADLINE_MS };
   try {
     if (facts.format === "svg") {
-      // Untrusted SVG runs in a Worker that is terminated at the deadline.
-      return (await transformWithin(bytes, { width: SVG_RASTER_WIDTH }, SVG_DEADLINE_MS)).bytes;
+      return (await imaging.transform(bytes, { width: SVG_RASTER_WIDTH }, job)).bytes;
     }
-    transform(bytes, { width: Math.max(1, Math.min(facts.width, 64)) });
+    await imaging.transform(bytes, { width: Math.max(1, Math.min(facts.width, 64)) }, job);
     return bytes;
   } catch (error) {
     if (!(error instanceof ImageCoreError)) throw error;

@@ -6,7 +6,9 @@
  * the address policy; the connection goes to the checked address itself (the name is never
  * resolved again, so DNS rebinding cannot swap it), while the `Host` header and the TLS server name
  * (certificate checked as usual) stay the URL's. `LOGO_CONNECT_TO` mappings take precedence and
- * are the only way to reach a non-public address. At most 5 redirects; a byte cap per response
+ * are the only way to reach a non-public address. A redirect from `https:` to `http:` is refused
+ * (a downgrade: what follows could be read or changed on the way); a fetch that starts at `http:`
+ * may go on over http. At most 5 redirects; a byte cap per response
  * enforced while the body streams (before and after gzip/deflate decoding); an overall deadline
  * through an `AbortSignal`.
  *
@@ -34,6 +36,7 @@ export type SafeFetchErrorCode =
   | "blocked_address"
   | "dns"
   | "too_many_redirects"
+  | "insecure_redirect"
   | "too_large"
   | "timeout"
   | "bad_encoding"
@@ -367,8 +370,9 @@ export async function safeFetch(
         `Gave up on ${hops[0]}: more than ${maxRedirects} redirects`,
       );
     }
+    let next: URL;
     try {
-      current = new URL(result.location, current);
+      next = new URL(result.location, current);
     } catch {
       throw new SafeFetchError(
         "bad_url",
@@ -376,5 +380,15 @@ export async function safeFetch(
         `Cannot follow redirect from ${current.href}: bad Location`,
       );
     }
+    if (current.protocol === "https:" && next.protocol === "http:") {
+      next.search = "";
+      next.hash = "";
+      throw new SafeFetchError(
+        "insecure_redirect",
+        current.href,
+        `Refused redirect from ${current.href} to ${next.href}: https must not downgrade to http`,
+      );
+    }
+    current = next;
   }
 }

@@ -8,14 +8,19 @@
  * takes longer answers 404 while discovery finishes in the background, and a later request finds
  * the logo. Discovery looks for the logo of the registrable domain (`lookupChain`'s last entry),
  * which every subdomain falls back to, so random subdomains cannot each start a discovery. An
- * hourly sweep refreshes discovered logos older than 30 days.
+ * hourly sweep refreshes discovered logos older than 30 days. Each failed discovery is logged
+ * once with its reason (see `failure_memory.ts` for how long a failure is remembered).
+ * `close()` waits for background discoveries at most `closeTimeoutMs` (2 s), so a KV that no
+ * longer answers cannot hold up shutdown.
  *
  * @module
  */
 import { lookupChain } from "../domain.ts";
+import { startImagePool } from "../../imagecore/image_pool.ts";
 import { LogoStore } from "../store/logo_store.ts";
 import { parseConnectTo } from "./connect_to.ts";
 import { createDiscovery, type Discovery, type DiscoveryConfig } from "./discover.ts";
+import { IMAGE_DEADLINE_MS } from "./measure_image.ts";
 
 /** How long a request waits for discovery before answering 404. */
 export const REQUEST_BUDGET_MS = 3_000;
@@ -28,8 +33,16 @@ export interface DiscoveryService {
   discover(domain: string): Promise<void>;
   /** The underlying discovery. */
   discovery: Discovery;
-  /** Stops the refresh sweep, cuts background discoveries short and waits for them to end. */
-  close(): Promise<void>;
+  /**
+   * Resolves once the image pool that decodes what discovery fetches has loaded imagecore, so that
+   * no request budget counts that loading; `main.ts` waits for it before serving.
+   */
+  ready(): Promise<void>;
+  /**
+   * Stops the refresh sweep, cuts background discoveries short and waits for them to end, at
+   * most `closeTimeoutMs`; resolves `false` when some were still running then.
+   */
+  close(): Promise<boolean>;
 }
 
 /** Options of {@link startDiscoveryService}, beyond the environment. */
@@ -38,8 +51,10 @@ export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   requestBudgetMs?: number;
   /** Refresh sweep period; default {@link REFRESH_SWEEP_MS}; 0 disables the sweep. */
   sweepMs?: number;
-  /** Where background failures are reported; default `console.error`. */
+  /** Where failed discoveries and background failures are reported; default `console.error`. */
   log?: (message: string, error?: unknown) => void;
+  /** How long `close()` waits for background discoveries; default 2000 ms. */
+  closeTimeoutMs?: number;
 }
 
 /**
@@ -73,12 +88,18 @@ export function startDiscoveryService(
   if (!discoveryEnabled(env("LOGO_DISCOVERY"))) return undefined;
   const log = options.log ?? console.error;
   const shutdown = new AbortController();
+  const connectTo = parseConnectTo(env("LOGO_CONNECT_TO"));
+  // Fetched bytes are decoded in a worker pool, started now, unless the caller passes its own.
+  const pool = options.imaging ? undefined : startImagePool({ deadlineMs: IMAGE_DEADLINE_MS });
+  const imaging = options.imaging ?? pool!;
   const discovery = createDiscovery({
     signal: shutdown.signal,
     kv,
-    store: new LogoStore(kv, { clock: options.clock }),
-    connectTo: parseConnectTo(env("LOGO_CONNECT_TO")),
+    store: new LogoStore(kv, { clock: options.clock, imaging }),
+    connectTo,
     ...options,
+    imaging,
+    log: (message) => log(message),
   });
   const requestBudgetMs = options.requestBudgetMs ?? REQUEST_BUDGET_MS;
   const background = new Set<Promise<unknown>>();
@@ -116,10 +137,21 @@ export function startDiscoveryService(
       });
       return Promise.race([done, budget]).finally(() => clearTimeout(timeout));
     },
+    ready: () => pool?.ready() ?? Promise.resolve(),
     async close() {
       if (timer !== undefined) clearInterval(timer);
       shutdown.abort();
-      await Promise.allSettled([...background]);
+      const poolClosed = pool?.close(); // fails the image jobs in flight: discoveries end sooner
+      let deadline: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = new Promise<boolean>((resolve) => {
+        deadline = setTimeout(() => resolve(false), options.closeTimeoutMs ?? 2_000);
+      });
+      const settled = Promise.allSettled([...background]).then(() => true);
+      const finished = await Promise.race([settled, timedOut]).finally(() =>
+        clearTimeout(deadline)
+      );
+      await poolClosed;
+      return finished;
     },
   };
 }

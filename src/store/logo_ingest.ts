@@ -9,14 +9,19 @@
  *   `transform(source, { width: 128 })`;
  * - `mid`: {@link MID_WIDTH} px wide, only when the source is wider, for cheap small renders.
  *
+ * Where imagecore runs is passed in: untrusted bytes (discovery, `logo add`, `logo import`) go to
+ * an image pool (`imagecore/image_pool.ts`), whose workers are bounded in time and memory;
+ * {@link IN_PROCESS} (the default) is for the service's own bytes, such as the demo logos.
+ *
  * @example
  * ```ts
  * import { prepareLogo } from "./logo_ingest.ts";
- * const prepared = await prepareLogo(await Deno.readFile("acme.jpg"));
+ * const prepared = await prepareLogo(await Deno.readFile("acme.jpg"), pool);
  * prepared.renditions.default.width; // 128
  * ```
  * @module
  */
+import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { probe, type SourceFormat, transform } from "../../imagecore/mod.ts";
 import { sha256Hex } from "./sha256.ts";
 
@@ -41,6 +46,20 @@ export const SOURCE_MIME: Readonly<Record<SourceFormat, string>> = Object.freeze
   ico: "image/x-icon",
   bmp: "image/bmp",
   svg: "image/svg+xml",
+});
+
+/**
+ * imagecore in this isolate, with no time or memory bound: only for bytes the service made itself.
+ *
+ * @example
+ * ```ts
+ * const prepared = await prepareLogo(demoPng, IN_PROCESS);
+ * ```
+ */
+export const IN_PROCESS: ImageWork = Object.freeze({
+  probe: (input: Uint8Array) => Promise.resolve().then(() => probe(input)),
+  transform: (input: Uint8Array, options = {}) =>
+    Promise.resolve().then(() => transform(input, options)),
 });
 
 /** One precomputed rendition with its bytes. */
@@ -72,18 +91,24 @@ export interface PreparedLogo {
 }
 
 /**
- * Validates `bytes` with imagecore and renders the renditions. Synchronous imagecore work of a few
- * milliseconds per rendition.
+ * Validates `bytes` with imagecore (in `imaging`) and renders the renditions: a few milliseconds
+ * of imagecore work per rendition.
  *
  * @throws {ImageCoreError} for bytes imagecore refuses, with its message, e.g.
  *   "Cannot decode image: unsupported format".
  */
-export async function prepareLogo(bytes: Uint8Array): Promise<PreparedLogo> {
-  const info = probe(bytes);
-  const source = transform(bytes, { width: Math.min(info.width, SOURCE_MAX_WIDTH) });
-  const outputs = { source, default: transform(source.bytes, { width: DEFAULT_WIDTH }) };
+export async function prepareLogo(
+  bytes: Uint8Array,
+  imaging: ImageWork = IN_PROCESS,
+): Promise<PreparedLogo> {
+  const info = await imaging.probe(bytes);
+  const source = await imaging.transform(bytes, { width: Math.min(info.width, SOURCE_MAX_WIDTH) });
+  const outputs = {
+    source,
+    default: await imaging.transform(source.bytes, { width: DEFAULT_WIDTH }),
+  };
   if (source.width > MID_WIDTH) {
-    Object.assign(outputs, { mid: transform(source.bytes, { width: MID_WIDTH }) });
+    Object.assign(outputs, { mid: await imaging.transform(source.bytes, { width: MID_WIDTH }) });
   }
   const renditions: Record<string, PreparedRendition> = {};
   for (const [name, out] of Object.entries(outputs)) {

@@ -20,6 +20,7 @@
  * @module
  */
 import { BlobStore, type BlobWrite } from "./blob_store.ts";
+import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { PIPELINE_VERSION, prepareLogo } from "./logo_ingest.ts";
 import { sha256Hex } from "./sha256.ts";
 
@@ -69,6 +70,11 @@ export interface LogoRecord {
 export interface LogoStoreOptions {
   /** Epoch-ms clock for `createdAt`/`updatedAt`; default `Date.now`. */
   clock?: () => number;
+  /**
+   * Where `put` runs imagecore: an image pool for untrusted bytes (see `logo_ingest.ts`); default
+   * in this isolate.
+   */
+  imaging?: ImageWork;
 }
 
 const LOGOS = "logos";
@@ -80,12 +86,14 @@ export class LogoStore {
   readonly #kv: Deno.Kv;
   readonly #clock: () => number;
   readonly #blobs: BlobStore;
+  readonly #imaging: ImageWork | undefined;
 
   /** Wraps `kv`; opens nothing and starts nothing. */
   constructor(kv: Deno.Kv, options: LogoStoreOptions = {}) {
     this.#kv = kv;
     this.#clock = options.clock ?? Date.now;
     this.#blobs = new BlobStore(kv, options);
+    this.#imaging = options.imaging;
   }
 
   /**
@@ -107,7 +115,7 @@ export class LogoStore {
     if (current !== null && current.hash === hash && current.pipeline === PIPELINE_VERSION) {
       return { record: current, changed: false };
     }
-    const prepared = await prepareLogo(bytes);
+    const prepared = await prepareLogo(bytes, this.#imaging);
     const renditions: Record<string, Rendition> = {};
     const blobs = new Map<string, BlobWrite>();
     for (const [name, r] of Object.entries(prepared.renditions)) {

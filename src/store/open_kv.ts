@@ -33,16 +33,66 @@ export function isRemoteKv(location: string): boolean {
 /**
  * Opens the KV at `location` (see {@link kvLocation}), creating the directory of a local file.
  *
- * @throws {Error} "Cannot open KV at …: reason" when Deno cannot open it.
+ * @throws {Error} a message naming `LOGO_KV` (and `DENO_KV_ACCESS_TOKEN` for a remote KV), what
+ * is wrong and what to do, e.g. "Cannot open the store at LOGO_KV=/dev/null/x.kv: /dev/null is
+ * not a directory. Set LOGO_KV to a file path in a writable directory."
  */
 export async function openKv(location: string): Promise<Deno.Kv> {
+  const setting = `LOGO_KV=${location}`;
   if (location !== ":memory:" && !isRemoteKv(location)) {
-    await Deno.mkdir(dirname(location), { recursive: true });
+    const directory = dirname(location);
+    try {
+      await Deno.mkdir(directory, { recursive: true });
+    } catch (error) {
+      throw new Error(`Cannot open the store at ${setting}: ${directoryProblem(directory, error)}`);
+    }
   }
   try {
     return await Deno.openKv(location);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`Cannot open KV at ${location}: ${reason}`);
+    throw new Error(`Cannot open the store at ${setting}: ${openProblem(location, reason)}`);
   }
+}
+
+const FIX_PATH = "Set LOGO_KV to a file path in a writable directory";
+
+/** Why `directory` could not be created, and what to do. */
+function directoryProblem(directory: string, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (error instanceof Deno.errors.AlreadyExists) {
+    return `${directory} is not a directory. ${FIX_PATH}.`;
+  }
+  if (
+    error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied ||
+    error instanceof Deno.errors.NotFound
+  ) {
+    // Deno refuses to create anything under /proc, /dev or /sys ("NotCapable"): not a
+    // permission the operator should widen, so the flag it suggests is not repeated.
+    return `the directory ${directory} does not exist and cannot be created. ${FIX_PATH}, ` +
+      "or create the directory.";
+  }
+  return `the directory ${directory} cannot be created (${reason}). ${FIX_PATH}.`;
+}
+
+/** Why Deno could not open `location`, and what to do. */
+function openProblem(location: string, reason: string): string {
+  if (isRemoteKv(location)) {
+    if (/DENO_KV_ACCESS_TOKEN/.test(reason)) {
+      return "DENO_KV_ACCESS_TOKEN is not set. Set it to the access token of the KV server.";
+    }
+    if (/401|403|unauthori[sz]ed|forbidden/i.test(reason)) {
+      return `the KV server refused DENO_KV_ACCESS_TOKEN (${reason}). Set the server's token.`;
+    }
+    return `the KV server does not answer (${reason}). Check that it is running and that ` +
+      "LOGO_KV is its URL.";
+  }
+  if (/not a database/i.test(reason)) {
+    return `${location} is not a Deno KV file. Set LOGO_KV to a new or existing store file.`;
+  }
+  if (/unable to open database file/i.test(reason)) {
+    return `${location} cannot be opened as a file (a directory, or not writable?). ` +
+      `${FIX_PATH}.`;
+  }
+  return `${reason}. ${FIX_PATH}.`;
 }

@@ -1,9 +1,13 @@
 //! Fixture images made with the `image` crate's encoders.
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use image::codecs::bmp::BmpEncoder;
 use image::codecs::gif::{GifEncoder, Repeat};
+use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::PngEncoder;
+use image::codecs::webp::WebPEncoder;
 use image::{Delay, ExtendedColorType, Frame, ImageBuffer, ImageEncoder, Rgba, RgbaImage};
 
 /// A `width`×`height` image: a filled disc of `colour` on `background`.
@@ -68,6 +72,17 @@ pub fn gif(first: &RgbaImage, second: &RgbaImage) -> Vec<u8> {
             let frame = Frame::from_parts(image.clone(), 0, 0, Delay::from_numer_denom_ms(100, 1));
             encoder.encode_frame(frame).expect("frame");
         }
+    }
+    out
+}
+
+/// A GIF of one frame.
+pub fn gif1(image: &RgbaImage) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut encoder = GifEncoder::new(&mut out);
+        let frame = Frame::from_parts(image.clone(), 0, 0, Delay::from_numer_denom_ms(100, 1));
+        encoder.encode_frame(frame).expect("frame");
     }
     out
 }
@@ -138,4 +153,44 @@ pub fn ico_dib(image: &RgbaImage) -> Vec<u8> {
     }
     out.extend(std::iter::repeat_n(0u8, (w.div_ceil(32) * 4 * h) as usize));
     out
+}
+
+/// A baseline JPEG (quality 90) of the image's colours, alpha dropped.
+pub fn jpeg(image: &RgbaImage) -> Vec<u8> {
+    let rgb = image::DynamicImage::ImageRgba8(image.clone()).to_rgb8();
+    let mut out = Vec::new();
+    JpegEncoder::new_with_quality(&mut out, 90)
+        .write_image(&rgb, rgb.width(), rgb.height(), ExtendedColorType::Rgb8)
+        .expect("encode jpeg");
+    out
+}
+
+/// A lossless WebP.
+pub fn webp(image: &RgbaImage) -> Vec<u8> {
+    let mut out = Vec::new();
+    WebPEncoder::new_lossless(&mut out)
+        .write_image(
+            image,
+            image.width(),
+            image.height(),
+            ExtendedColorType::Rgba8,
+        )
+        .expect("encode webp");
+    out
+}
+
+/// A `width`×`height` image of gradients and noise: every part of its file matters.
+pub fn busy(width: u32, height: u32) -> RgbaImage {
+    let mut state = 0x9e37_79b9u32;
+    ImageBuffer::from_fn(width, height, |x, y| {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        Rgba([
+            (x * 255 / width) as u8,
+            (y * 255 / height) as u8,
+            (state >> 24) as u8,
+            255,
+        ])
+    })
 }

@@ -1,0 +1,108 @@
+/**
+ * Worker side of {@link ./image_pool.ts}: loads and instantiates both WASM modules, posts
+ * `{ type: "ready" }`, then answers one job at a time with its result or its error's code and
+ * message, and the linear memory it holds afterwards (the pool replaces a worker left large).
+ *
+ * The `test:` operations exist so that tests can show the pool's limits acting on a real worker:
+ * a job that never returns, one that exhausts the JS heap, one that keeps growing WASM memory,
+ * one that traps.
+ * @module
+ */
+import { parentPort } from "node:worker_threads";
+import {
+  ImageCoreError,
+  probe,
+  setMemoryHighWater,
+  transform,
+  type TransformOptions,
+  trapForTests,
+  warmUp,
+  wasmMemoryBytes,
+} from "./mod.ts";
+
+/** Operations a job may ask for. */
+export type ImageOp =
+  | "probe"
+  | "transform"
+  | "test:spin"
+  | "test:heap"
+  | "test:grow"
+  | "test:trap";
+
+/** A job as posted to the worker. */
+export interface ImageJob {
+  /** Matches the answer to the job. */
+  id: number;
+  /** What to do. */
+  op: ImageOp;
+  /** Encoded image (for `probe` and `transform`). */
+  input?: Uint8Array;
+  /** Options of `transform`. */
+  options?: TransformOptions;
+}
+
+/** What the worker posts: once `ready`, then one `done` per job. */
+export type WorkerMessage =
+  | { type: "ready"; memoryBytes: number }
+  | {
+    type: "done";
+    id: number;
+    result?: unknown;
+    error?: { code: ImageCoreError["code"]; message: string };
+    memoryBytes: number;
+  };
+
+const port = parentPort;
+if (port === null) throw new Error("image_worker.ts runs as a node:worker_threads Worker only");
+
+/** Runs a `test:` operation; never returns for spin, heap and grow. */
+function testOp(op: ImageOp): never {
+  if (op === "test:trap") {
+    trapForTests();
+    throw new Error("trapForTests returned");
+  }
+  if (op === "test:heap") {
+    const keep: number[][] = [];
+    for (let i = 0;; i++) keep.push(new Array(100_000).fill(i));
+  }
+  if (op === "test:grow") {
+    const memory = new WebAssembly.Memory({ initial: 1, maximum: 65_536 });
+    for (;;) {
+      memory.grow(256); // 16 MiB a step, each page written so it counts in RSS
+      new Uint8Array(memory.buffer).fill(1, memory.buffer.byteLength - 256 * 65_536);
+    }
+  }
+  for (;;) { /* test:spin: a job that never returns */ }
+}
+
+function run(job: ImageJob): unknown {
+  switch (job.op) {
+    case "probe":
+      return probe(job.input!);
+    case "transform":
+      return transform(job.input!, job.options ?? {});
+    default:
+      return testOp(job.op);
+  }
+}
+
+setMemoryHighWater(Infinity);
+warmUp();
+port.on("message", (job: ImageJob) => {
+  let message: WorkerMessage;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    const result = run(job);
+    const bytes = (result as { bytes?: Uint8Array }).bytes;
+    if (bytes?.buffer instanceof ArrayBuffer) transfer.push(bytes.buffer);
+    message = { type: "done", id: job.id, result, memoryBytes: wasmMemoryBytes() };
+  } catch (error) {
+    const e = error instanceof ImageCoreError
+      ? error
+      : new ImageCoreError("internal", `Cannot process image: ${error}`);
+    const done = { type: "done" as const, id: job.id, memoryBytes: wasmMemoryBytes() };
+    message = { ...done, error: { code: e.code, message: e.message } };
+  }
+  port.postMessage(message, transfer);
+});
+port.postMessage({ type: "ready", memoryBytes: wasmMemoryBytes() } satisfies WorkerMessage);

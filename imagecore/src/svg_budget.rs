@@ -1,0 +1,306 @@
+//! The second SVG budget, checked on the usvg tree at the output size before resvg draws a pixel:
+//! it walks the tree the way resvg renders it (patterns once per use, clip paths, masks and
+//! filter images with their group) and refuses, as `too_large`, a tree that would
+//!
+//! - render more than [`MAX_SVG_ELEMENTS`] elements or nest deeper than [`MAX_SVG_DEPTH`];
+//! - draw more than [`MAX_PATH_SEGMENTS`] path segments (dashes included);
+//! - apply more than [`MAX_FILTER_PRIMITIVES`] filter primitives;
+//! - hold more than [`MAX_LAYER_PIXELS`] pixels of layers, pattern tiles, clip and mask buffers
+//!   and filter results at once (memory);
+//! - cost more than [`MAX_PIXEL_WORK`] units of work, a unit being about one pixel visited by one
+//!   pass (time): covered area of every fill and stroke, scanlines crossed by every edge, layer
+//!   compositing, and each filter primitive's region times its per-pixel cost (a blur's five box
+//!   passes, a morphology's window, a convolution's kernel, turbulence's octaves);
+//! - put a point or a stroke (its width times its miter limit) further than
+//!   [`MAX_DEVICE_COORD`] pixels from the origin, or compute a non-finite transform: tiny-skia
+//!   panics rasterising such geometry (a `stroke-width="1e30"`).
+//!
+//! The walk stops at the first limit passed, so it is itself bounded by the element limit.
+
+use crate::error::Result;
+pub use crate::svg_prepass::{too_complex, MAX_SVG_DEPTH, MAX_SVG_ELEMENTS};
+use resvg::tiny_skia::{NonZeroRect, Point, Transform};
+use resvg::usvg::{filter, Group, Node, Paint, Path, Tree};
+
+/// Most path segments drawn, dashes included.
+pub const MAX_PATH_SEGMENTS: u64 = 250_000;
+/// Most filter primitives applied.
+pub const MAX_FILTER_PRIMITIVES: u64 = 64;
+/// Most pixels held at once in layers, tiles, clip/mask buffers and filter results (4 bytes each).
+pub const MAX_LAYER_PIXELS: f64 = 48.0 * 1024.0 * 1024.0;
+/// Most units of pixel work. A unit is about a nanosecond of resvg's time natively (weights
+/// measured with the corpus of tests/svg_hostile.rs; WASM is slower): 2e9 is a couple of
+/// seconds.
+pub const MAX_PIXEL_WORK: f64 = 2e9;
+/// Furthest a point or a stroke may reach from the origin, in output pixels.
+pub const MAX_DEVICE_COORD: f32 = 4_194_304.0;
+/// Work per pixel of a layer (allocated, drawn into, composited with a bilinear shader).
+const LAYER: f64 = 20.0;
+/// Work per layer pixel of a clip path or a mask (a second buffer, then a mask pass).
+const CLIP_OR_MASK: f64 = 30.0;
+/// Work per region pixel of any filter primitive (copies, colour-space conversion, result), on
+/// top of the primitive's own cost.
+const FILTER_PRIMITIVE: f64 = 50.0;
+/// Work per scanline an edge of a fill crosses (four sub-scanlines of anti-aliasing).
+const FILL_EDGE: f64 = 50.0;
+/// Work per scanline an edge of a stroke's outline crosses (two sides).
+const STROKE_EDGE: f64 = 80.0;
+/// resvg clips layers and filter regions to five times the canvas each way.
+const LAYER_CANVASES: f64 = 25.0;
+
+struct Walk {
+    canvas: f64,
+    elements: u64,
+    segments: u64,
+    primitives: u64,
+    work: f64,
+}
+
+fn area(rect: Option<NonZeroRect>) -> f64 {
+    rect.map_or(0.0, |r| f64::from(r.width()) * f64::from(r.height()))
+}
+
+fn out_of_range(what: &str) -> crate::error::Error {
+    too_complex(format!("{what} beyond {MAX_DEVICE_COORD} px at this size"))
+}
+
+fn check_transform(ts: Transform) -> Result<Transform> {
+    if ts.is_finite() && ts.tx.abs() <= MAX_DEVICE_COORD && ts.ty.abs() <= MAX_DEVICE_COORD {
+        Ok(ts)
+    } else {
+        Err(out_of_range("a transform reaching"))
+    }
+}
+
+impl Walk {
+    fn spend(&mut self, work: f64) -> Result<()> {
+        self.work += work;
+        if self.work > MAX_PIXEL_WORK {
+            return Err(too_complex(format!(
+                "over {MAX_PIXEL_WORK:.0} units of pixel work at this size"
+            )));
+        }
+        Ok(())
+    }
+
+    fn hold(&self, held: f64) -> Result<f64> {
+        if held > MAX_LAYER_PIXELS {
+            return Err(too_complex(format!(
+                "{held:.0} pixels of layers at once at this size, limit {MAX_LAYER_PIXELS:.0}"
+            )));
+        }
+        Ok(held)
+    }
+
+    fn children(
+        &mut self,
+        g: &Group,
+        ts: Transform,
+        target: f64,
+        depth: usize,
+        held: f64,
+    ) -> Result<()> {
+        for node in g.children() {
+            self.elements += 1;
+            if self.elements > MAX_SVG_ELEMENTS {
+                return Err(too_complex(format!(
+                    "over {MAX_SVG_ELEMENTS} elements rendered, limit {MAX_SVG_ELEMENTS}"
+                )));
+            }
+            if depth > MAX_SVG_DEPTH {
+                return Err(too_complex(format!(
+                    "nested more than {MAX_SVG_DEPTH} levels deep"
+                )));
+            }
+            match node {
+                Node::Group(group) => self.group(group, ts, target, depth + 1, held)?,
+                Node::Path(path) => self.path(path, ts, target, depth, held)?,
+                Node::Text(text) => self.group(text.flattened(), ts, target, depth + 1, held)?,
+                Node::Image(_) => {} // never loaded: see svg.rs
+            }
+        }
+        Ok(())
+    }
+
+    fn group(
+        &mut self,
+        g: &Group,
+        ts: Transform,
+        target: f64,
+        depth: usize,
+        held: f64,
+    ) -> Result<()> {
+        let ts = check_transform(ts.pre_concat(g.transform()))?;
+        if !g.should_isolate() {
+            return self.children(g, ts, target, depth, held);
+        }
+        let layer = area(g.layer_bounding_box().transform(ts)).min(LAYER_CANVASES * self.canvas);
+        let held = self.hold(held + layer)?;
+        self.spend(LAYER * layer)?; // allocate, then composite through a shader
+        self.children(g, ts, layer, depth, held)?;
+        for f in g.filters() {
+            let region = area(f.rect().transform(ts)).min(layer);
+            let (sx, sy) = ts.get_scale();
+            let count = f.primitives().len() as f64;
+            self.hold(held + region * (count + 2.0))?; // every result is kept to the end
+            for primitive in f.primitives() {
+                self.primitives += 1;
+                if self.primitives > MAX_FILTER_PRIMITIVES {
+                    return Err(too_complex(format!(
+                        "over {MAX_FILTER_PRIMITIVES} filter primitives"
+                    )));
+                }
+                let side = region.sqrt();
+                let per_pixel = match primitive.kind() {
+                    filter::Kind::GaussianBlur(_) | filter::Kind::DropShadow(_) => 450.0,
+                    filter::Kind::Morphology(m) => {
+                        let rx = (f64::from(m.radius_x().get() * sx)).min(side);
+                        let ry = (f64::from(m.radius_y().get() * sy)).min(side);
+                        4.0 * (2.0 * rx + 1.0) * (2.0 * ry + 1.0)
+                    }
+                    filter::Kind::ConvolveMatrix(c) => {
+                        25.0 * f64::from(c.matrix().columns()) * f64::from(c.matrix().rows())
+                    }
+                    filter::Kind::Turbulence(t) => 300.0 * f64::from(t.num_octaves().max(1)),
+                    filter::Kind::DiffuseLighting(_) | filter::Kind::SpecularLighting(_) => 150.0,
+                    filter::Kind::Image(image) => {
+                        self.children(image.root(), ts, region, depth + 1, held + region)?;
+                        0.0
+                    }
+                    _ => 0.0,
+                };
+                self.spend(region * (FILTER_PRIMITIVE + per_pixel))?;
+            }
+        }
+        if let Some(clip) = g.clip_path() {
+            self.clip(clip, ts, layer, depth, held)?;
+        }
+        let mut mask = g.mask();
+        while let Some(m) = mask {
+            self.spend(CLIP_OR_MASK * layer)?;
+            self.children(
+                m.root(),
+                ts,
+                layer,
+                depth + 1,
+                self.hold(held + 1.25 * layer)?,
+            )?;
+            mask = m.mask();
+        }
+        Ok(())
+    }
+
+    fn clip(
+        &mut self,
+        clip: &resvg::usvg::ClipPath,
+        ts: Transform,
+        layer: f64,
+        depth: usize,
+        held: f64,
+    ) -> Result<()> {
+        self.spend(CLIP_OR_MASK * layer)?;
+        let held = self.hold(held + 1.25 * layer)?;
+        let ts = check_transform(ts.pre_concat(clip.transform()))?;
+        self.children(clip.root(), ts, layer, depth + 1, held)?;
+        match clip.clip_path() {
+            Some(inner) => self.clip(inner, ts, layer, depth + 1, held),
+            None => Ok(()),
+        }
+    }
+
+    fn paint(&mut self, paint: &Paint, ts: Transform, depth: usize, held: f64) -> Result<()> {
+        if let Paint::Pattern(pattern) = paint {
+            let (sx, sy) = check_transform(ts.pre_concat(pattern.transform()))?.get_scale();
+            let rect = pattern.rect();
+            let tile =
+                f64::from((rect.width() * sx).round()) * f64::from((rect.height() * sy).round());
+            if tile >= 1.0 {
+                let held = self.hold(held + tile)?;
+                self.spend(tile)?;
+                let scale = check_transform(Transform::from_scale(sx, sy))?;
+                self.children(pattern.root(), scale, tile, depth + 1, held)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn path(
+        &mut self,
+        path: &Path,
+        ts: Transform,
+        target: f64,
+        depth: usize,
+        held: f64,
+    ) -> Result<()> {
+        if !path.is_visible() {
+            return Ok(());
+        }
+        let data = path.data();
+        let points = data.points();
+        let mut device = points.to_vec();
+        ts.map_points(&mut device);
+        let (mut scanlines, mut length) = (0.0f64, 0.0f64);
+        let mut previous: Option<(Point, Point)> = None;
+        for (&point, &user) in device.iter().zip(points) {
+            if !(point.x.abs() <= MAX_DEVICE_COORD && point.y.abs() <= MAX_DEVICE_COORD) {
+                return Err(out_of_range("a point"));
+            }
+            if let Some((p, u)) = previous {
+                scanlines += f64::from((point.y - p.y).abs()) + 1.0;
+                length += f64::from(user.distance(u));
+            }
+            previous = Some((point, user));
+        }
+        let (sx, sy) = ts.get_scale();
+        let device_bounds = data
+            .bounds()
+            .transform(ts)
+            .map_or(0.0, |r| f64::from(r.width()) * f64::from(r.height()));
+        self.segments += data.verbs().len() as u64;
+        if let Some(fill) = path.fill() {
+            self.spend(device_bounds.min(target) + FILL_EDGE * scanlines)?;
+            self.paint(fill.paint(), ts, depth, held)?;
+        }
+        if let Some(stroke) = path.stroke() {
+            let width = stroke.width().get() * sx.max(sy);
+            let reach = width * stroke.miterlimit().get().max(1.0);
+            if !(reach <= MAX_DEVICE_COORD) {
+                return Err(out_of_range("a stroke reaching"));
+            }
+            if let Some(dashes) = stroke.dasharray() {
+                let period: f32 = dashes.iter().sum();
+                if period > 0.0 {
+                    self.segments +=
+                        (length / f64::from(period)).ceil() as u64 * dashes.len() as u64;
+                }
+            }
+            let w = f64::from(width);
+            let stroked = (device_bounds.sqrt() + 2.0 * w).powi(2);
+            self.spend(
+                stroked.min(target) + STROKE_EDGE * (scanlines + w * data.verbs().len() as f64),
+            )?;
+            self.paint(stroke.paint(), ts, depth, held)?;
+        }
+        if self.segments > MAX_PATH_SEGMENTS {
+            return Err(too_complex(format!(
+                "over {MAX_PATH_SEGMENTS} path segments, limit {MAX_PATH_SEGMENTS}"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Refuses a tree over any budget when drawn with `transform` onto a `width`×`height` canvas.
+/// Returns the units of pixel work it will cost.
+pub fn check(tree: &Tree, transform: Transform, width: u32, height: u32) -> Result<f64> {
+    let canvas = f64::from(width) * f64::from(height);
+    let mut walk = Walk {
+        canvas,
+        elements: 0,
+        segments: 0,
+        primitives: 0,
+        work: 0.0,
+    };
+    walk.children(tree.root(), check_transform(transform)?, canvas, 0, 0.0)?;
+    Ok(walk.work)
+}

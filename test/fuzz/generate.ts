@@ -1,0 +1,87 @@
+/**
+ * One fuzz case from (run seed, iteration): a seed picked, one to four mutations stacked on it,
+ * and the calls to make (`probe`, then `transform` with one or two option sets). A pure function
+ * of its arguments, so any iteration can be rebuilt to replay or save it.
+ * @module
+ */
+import type { OutputFormat, SourceFormat, Theme, TransformOptions } from "../../imagecore/mod.ts";
+import { mutateBytes, type Mutated } from "./mutate_bytes.ts";
+import { mutateStructure } from "./mutate_structure.ts";
+import { mutateSvg, type SvgContext } from "./mutate_svg.ts";
+import { Rng } from "./rng.ts";
+import type { Seed } from "./seeds.ts";
+
+/** A call the fuzzer makes on a case's input. */
+export type Call = { fn: "probe" } | { fn: "transform"; options: TransformOptions };
+
+/** A generated input and the calls to make on it. */
+export interface Case {
+  /** Iteration number within the run. */
+  iteration: number;
+  /** The seed it was mutated from. */
+  seed: string;
+  /** The seed's format (the input may no longer be one). */
+  format: SourceFormat;
+  /** The mutated bytes. */
+  bytes: Uint8Array;
+  /** The mutations applied, in order. */
+  mutations: string[];
+  /** Calls to make. */
+  calls: Call[];
+}
+
+/** Output widths the fuzzer asks for (undefined keeps the source width). */
+export const WIDTHS = [undefined, 1, 64, 128, 800, 1200] as const;
+const THEMES: (Theme | undefined)[] = [undefined, undefined, "light", "dark"];
+const FORMATS: (OutputFormat | undefined)[] = [undefined, "png", "webp", "jpeg"];
+const MIME: Partial<Record<SourceFormat, string>> = {
+  png: "image/png",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+};
+
+function options(rng: Rng): TransformOptions {
+  const out: TransformOptions = {};
+  const width = rng.pick(WIDTHS);
+  if (width !== undefined) out.width = width;
+  if (rng.chance(0.3)) out.greyscale = true;
+  const theme = rng.pick(THEMES);
+  if (theme) out.theme = theme;
+  const format = rng.pick(FORMATS);
+  if (format) out.format = format;
+  return out;
+}
+
+/** Builds case `iteration` of the run seeded with `runSeed` over `seeds`. */
+export function generate(seeds: readonly Seed[], runSeed: number, iteration: number): Case {
+  const rng = new Rng(runSeed, iteration);
+  const seed = rng.pick(seeds);
+  const donors = seeds.filter((s) => s.format === seed.format && s !== seed).map((s) => s.bytes);
+  let bytes = seed.bytes;
+  const mutations: string[] = [];
+  for (let n = rng.pick([1, 1, 1, 2, 2, 3, 4]); n > 0; n--) {
+    let out: Mutated;
+    if (seed.format === "svg" && rng.chance(0.75)) {
+      const raster = rng.pick(seeds.filter((s) => MIME[s.format]));
+      const context: SvgContext = {
+        rasters: [{
+          mime: MIME[raster.format]!,
+          bytes: rng.chance(0.3)
+            ? mutateStructure(raster.format, raster.bytes, [], rng).bytes
+            : raster.bytes,
+        }],
+      };
+      out = mutateSvg(bytes, context, rng);
+    } else if (seed.format !== "svg" && rng.chance(0.7)) {
+      out = mutateStructure(seed.format, bytes, donors, rng);
+    } else {
+      out = mutateBytes(bytes, rng);
+    }
+    bytes = out.bytes;
+    mutations.push(out.note);
+  }
+  const calls: Call[] = [{ fn: "probe" }, { fn: "transform", options: options(rng) }];
+  if (rng.chance(0.3)) calls.push({ fn: "transform", options: options(rng) });
+  return { iteration, seed: seed.name, format: seed.format, bytes, mutations, calls };
+}

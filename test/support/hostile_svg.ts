@@ -1,0 +1,198 @@
+/**
+ * The hostile-SVG corpus, built by code from the descriptions in issue #9: each entry is an SVG
+ * that once panicked, hung or blew memory in the SVG module. Shared by
+ * `test/imagecore_svg_hostile_test.ts` (each is refused or rendered, never a trap) and
+ * `bench/svg_hostile_bench.ts` (time and memory of each).
+ *
+ * @example
+ * ```ts
+ * import { hostileSvgs } from "./hostile_svg.ts";
+ * for (const { name, svg } of hostileSvgs()) console.log(name, svg.length);
+ * ```
+ * @module
+ */
+
+/** One hostile input. */
+export interface HostileSvg {
+  /** Short name, used in test and bench output. */
+  name: string;
+  /** The document. */
+  svg: string;
+}
+
+const NS = `xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"`;
+
+/** Wraps `body` in an `<svg>` root of `size`×`size` user units. */
+export function svgDoc(body: string, size = 100, extra = ""): string {
+  return `<svg ${NS} width="${size}" height="${size}" ${extra}>${body}</svg>`;
+}
+
+/** `levels` levels of `<use>`, each referencing the previous one `fanOut` times. */
+export function useBomb(levels: number, fanOut: number): string {
+  let defs = `<rect id="l0" width="10" height="10"/>`;
+  for (let i = 1; i <= levels; i++) {
+    defs += `<g id="l${i}">${`<use href="#l${i - 1}"/>`.repeat(fanOut)}</g>`;
+  }
+  return svgDoc(`<defs>${defs}</defs><use href="#l${levels}"/>`);
+}
+
+/** The classic billion laughs, with internal entities inside the doctype. */
+export function entityBomb(): string {
+  let entities = `<!ENTITY e0 "<rect width='1' height='1'/>">`;
+  for (let i = 1; i <= 9; i++) entities += `<!ENTITY e${i} "${`&e${i - 1};`.repeat(10)}">`;
+  return `<?xml version="1.0"?><!DOCTYPE svg [${entities}]>${svgDoc("&e9;")}`;
+}
+
+/** A path of `segments` line segments zig-zagging across a 100-unit box. */
+export function longPath(segments: number, attributes = `fill="#123"`): string {
+  const parts = ["M0 0"];
+  for (let i = 0; i < segments; i++) parts.push(`L${i % 100} ${(i * 7) % 100}`);
+  return `<path d="${parts.join("")}" ${attributes}/>`;
+}
+
+/** `depth` nested groups around one rect; `attributes` on every group. */
+export function nestedGroups(depth: number, attributes = ""): string {
+  return svgDoc(
+    `<g ${attributes}>`.repeat(depth) + `<rect width="100" height="100"/>` + "</g>".repeat(depth),
+  );
+}
+
+/** Every hostile input of the corpus. */
+export function hostileSvgs(): HostileSvg[] {
+  const blur = (std: string, region = "") =>
+    svgDoc(
+      `<filter id="f" ${region}><feGaussianBlur stdDeviation="${std}"/></filter>` +
+        `<rect width="100" height="100" fill="#08f" filter="url(#f)"/>`,
+    );
+  const bigRegion = `filterUnits="userSpaceOnUse" x="-1e7" y="-1e7" width="2e7" height="2e7"`;
+  return [
+    { name: "use bomb 10^8", svg: useBomb(8, 10) },
+    { name: "use bomb 2^30", svg: useBomb(30, 2) },
+    { name: "entity bomb", svg: entityBomb() },
+    {
+      name: "35 000 rects",
+      svg: svgDoc(`<rect width="1" height="1"/>`.repeat(35_000)),
+    },
+    { name: "20 000 full-canvas rects", svg: svgDoc(`<rect width="100" height="100"/>`.repeat(19_000)) },
+    {
+      name: "stroke-width 1e30 path",
+      svg: svgDoc(`<path d="M10 10 L90 90" stroke="#000" stroke-width="1e30"/>`),
+    },
+    {
+      name: "stroke-width 1e30 round rect",
+      svg: svgDoc(
+        `<rect x="10" y="10" width="80" height="80" rx="5" fill="none" stroke="#000" ` +
+          `stroke-width="1e30" stroke-linejoin="round" stroke-dasharray="5 5"/>`,
+      ),
+    },
+    {
+      name: "stroke-width 1e30 circle",
+      svg: svgDoc(`<circle cx="50" cy="50" r="40" stroke="#000" stroke-width="1e30"/>`),
+    },
+    {
+      name: "stroke 1e-30 scaled 1e30",
+      svg: svgDoc(
+        `<g transform="scale(1e30)"><path d="M0 0 L1e-28 1e-28" stroke="#000" ` +
+          `stroke-width="1e-29"/></g>`,
+      ),
+    },
+    { name: "blur stdDeviation 1e6", svg: blur("1e6") },
+    { name: "blur stdDeviation 1e6 huge region", svg: blur("1e6", bigRegion) },
+    { name: "blur 50 huge region", svg: blur("50", bigRegion) },
+    {
+      name: "32 chained blurs",
+      svg: svgDoc(
+        `<filter id="f" ${bigRegion}>` +
+          `<feGaussianBlur stdDeviation="300"/>`.repeat(32) +
+          `</filter><rect width="100" height="100" filter="url(#f)"/>`,
+      ),
+    },
+    {
+      name: "morphology radius 1e4",
+      svg: svgDoc(
+        `<filter id="f"><feMorphology operator="dilate" radius="10000"/></filter>` +
+          `<rect width="100" height="100" filter="url(#f)"/>`,
+      ),
+    },
+    {
+      name: "convolve order 300",
+      svg: svgDoc(
+        `<filter id="f"><feConvolveMatrix order="300" kernelMatrix="${"1 ".repeat(90_000)}"/>` +
+          `</filter><rect width="100" height="100" filter="url(#f)"/>`,
+      ),
+    },
+    {
+      name: "turbulence 1e6 octaves",
+      svg: svgDoc(
+        `<filter id="f"><feTurbulence baseFrequency="0.05" numOctaves="1000000"/></filter>` +
+          `<rect width="100" height="100" filter="url(#f)"/>`,
+      ),
+    },
+    {
+      name: "1000 filtered rects",
+      svg: svgDoc(
+        `<filter id="f"><feGaussianBlur stdDeviation="5"/></filter>` +
+          `<rect width="100" height="100" filter="url(#f)"/>`.repeat(1000),
+      ),
+    },
+    { name: "path of 150 000 segments", svg: svgDoc(longPath(150_000)) },
+    {
+      name: "stroked path of 100 000 segments",
+      svg: svgDoc(longPath(100_000, `fill="none" stroke="#000" stroke-width="3"`)),
+    },
+    { name: "1000 nested groups", svg: nestedGroups(1000) },
+    { name: "1000 nested translucent groups", svg: nestedGroups(1000, `opacity="0.9"`) },
+    {
+      name: "5000 translucent groups",
+      svg: svgDoc(`<g opacity="0.5"><rect width="100" height="100"/></g>`.repeat(5000)),
+    },
+    {
+      name: "viewBox 1e-30 wide",
+      svg: `<svg ${NS} viewBox="0 0 1e-30 1"><rect width="1" height="1"/></svg>`,
+    },
+    {
+      name: "width 1e30",
+      svg: `<svg ${NS} width="1e30" height="1"><rect width="1" height="1"/></svg>`,
+    },
+    {
+      name: "coordinates 1e30",
+      svg: svgDoc(`<path d="M-1e30 -1e30 L1e30 1e30 L1e30 -1e30 Z" stroke="#000"/>`),
+    },
+    {
+      name: "nested patterns",
+      svg: svgDoc(
+        Array.from(
+          { length: 8 },
+          (_, i) =>
+            `<pattern id="p${i}" patternUnits="userSpaceOnUse" width="${0.5 + i}" ` +
+            `height="${0.5 + i}"><rect width="0.4" height="0.4" ` +
+            `fill="${i ? `url(#p${i - 1})` : "#000"}"/></pattern>`,
+        ).join("") + `<rect width="100" height="100" fill="url(#p7)"/>`,
+      ),
+    },
+    {
+      name: "pattern scaled 1e6",
+      svg: svgDoc(
+        `<pattern id="p" patternUnits="userSpaceOnUse" width="10" height="10" ` +
+          `patternTransform="scale(1e6)"><circle cx="5" cy="5" r="4"/></pattern>` +
+          `<rect width="100" height="100" fill="url(#p)"/>`,
+      ),
+    },
+    {
+      name: "markers on 50 000 vertices",
+      svg: svgDoc(
+        `<marker id="m" markerWidth="10" markerHeight="10">` +
+          `<circle cx="5" cy="5" r="4"/>`.repeat(200) + `</marker>` +
+          longPath(50_000, `fill="none" stroke="#000" marker-mid="url(#m)"`),
+      ),
+    },
+    {
+      name: "nested SVG image used 2000 times",
+      svg: svgDoc(
+        `<defs><image id="i" width="100" height="100" href="data:image/svg+xml;base64,${
+          btoa(svgDoc(`<rect width="1" height="1"/>`.repeat(15_000)))
+        }"/></defs>` + `<use href="#i"/>`.repeat(2000),
+      ),
+    },
+  ];
+}

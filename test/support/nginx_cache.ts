@@ -1,0 +1,115 @@
+/**
+ * A real shared cache for integration tests: Debian's nginx as a caching reverse proxy
+ * (`proxy_cache`) in front of an upstream URL, everything in a temporary directory. nginx decides
+ * what to store from our `Cache-Control`/`Vary` alone (no `proxy_cache_valid`, no ignored headers),
+ * revalidates with `If-None-Match` (`proxy_cache_revalidate on`), and tells each answer's fate in
+ * `X-Cache-Status` (`MISS`, `HIT`, `EXPIRED`, `REVALIDATED`…) and the upstream's status in
+ * `X-Upstream-Status` (empty when the service was not asked).
+ *
+ * @example
+ * ```ts
+ * import { externalTool } from "./external_tool.ts";
+ * import { startNginxCache } from "./nginx_cache.ts";
+ * const nginx = externalTool("nginx", ["/usr/sbin/nginx"], "apt-get install nginx");
+ * await using cache = await startNginxCache(nginx.path, "http://127.0.0.1:8000");
+ * await fetch(`${cache.url}/example.com?token=pk_…`);
+ * ```
+ * @module
+ */
+import { lines, readUntil } from "./lines.ts";
+
+/** A running nginx cache. */
+export interface NginxCache extends AsyncDisposable {
+  /** Base URL of the proxy, e.g. `http://127.0.0.1:41234` (no trailing slash). */
+  readonly url: string;
+  /** What nginx wrote to its error log so far (for assertion messages). */
+  log(): string;
+  /** Stops nginx and removes its directory. */
+  close(): Promise<void>;
+}
+
+function freeLoopbackPort(): number {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  return port;
+}
+
+function config(dir: string, port: number, upstream: string): string {
+  const runsAsRoot = Deno.uid() === 0;
+  return `
+${runsAsRoot ? "user root;" : ""}
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log stderr notice;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=logos:1m;
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass ${upstream};
+      proxy_cache logos;
+      proxy_cache_key $scheme$proxy_host$request_uri;
+      proxy_cache_revalidate on;
+      add_header X-Cache-Status $upstream_cache_status always;
+      add_header X-Upstream-Status $upstream_status always;
+    }
+  }
+}
+`;
+}
+
+/**
+ * Starts nginx (the binary at `nginxPath`) caching `upstream` on a free loopback port, and returns
+ * once its master process has bound the port and started its worker (it says so on its log).
+ *
+ * @throws {Error} with nginx's log when it exits before that.
+ */
+export async function startNginxCache(nginxPath: string, upstream: string): Promise<NginxCache> {
+  const dir = await Deno.makeTempDir({ prefix: "nginx_cache_" });
+  const port = freeLoopbackPort();
+  await Deno.writeTextFile(`${dir}/nginx.conf`, config(dir, port, upstream));
+  const child = new Deno.Command(nginxPath, {
+    args: ["-p", dir, "-e", "stderr", "-c", `${dir}/nginx.conf`, "-g", "daemon off;"],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const output = lines(child.stderr);
+  const logged = await readUntil(output, (line) => line.includes("start worker process"));
+  if (!logged.some((line) => line.includes("start worker process"))) {
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+    throw new Error(`nginx did not start:\n${logged.join("\n")}`);
+  }
+  // Keep draining the log, so nginx never blocks on a full pipe.
+  const drained = (async () => {
+    for await (const line of output) logged.push(line);
+  })();
+  let closed: Promise<void> | undefined;
+  async function close(): Promise<void> {
+    child.kill("SIGTERM");
+    await child.status;
+    await drained;
+    await Deno.remove(dir, { recursive: true });
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    log: () => logged.join("\n"),
+    close() {
+      closed ??= close();
+      return closed;
+    },
+    [Symbol.asyncDispose]() {
+      closed ??= close();
+      return closed;
+    },
+  };
+}
