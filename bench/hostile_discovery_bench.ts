@@ -15,7 +15,13 @@ import { join } from "node:path";
 import { closedPort, page } from "../test/support/discovery_sites.ts";
 import { lines, readUntil } from "../test/support/lines.ts";
 import { encodeRgba } from "../imagecore/mod.ts";
-import { hugeGif, pngWithZlibBombs, rleBmp, svgBomb, zlibBomb } from "./support/hostile_images.ts";
+import {
+  hugeGif,
+  pngWithZlibBombs,
+  rleBmp,
+  svgBomb,
+  zlibBomb,
+} from "../test/support/hostile_images.ts";
 
 /** The normal requests' logo: a 256-px PNG of one colour. */
 function flatLogo(): Uint8Array {

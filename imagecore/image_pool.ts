@@ -111,7 +111,7 @@ interface Slot {
 }
 
 const MIB = 1024 * 1024;
-const WATCH_MS = 20;
+const WATCH_MS = 5;
 const WORKER_URL = new URL("./image_worker.ts", import.meta.url);
 
 /**
@@ -121,7 +121,8 @@ const WORKER_URL = new URL("./image_worker.ts", import.meta.url);
  * ```ts
  * const pool = startImagePool({ size: 1, deadlineMs: 2000, maxQueue: 32 });
  * await pool.ready();
- * const png = await pool.transform(svgBytes, { width: 1200 });
+ * const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="1"/>');
+ * const png = await pool.transform(svg, { width: 1200 });
  * await pool.close();
  * ```
  */

@@ -64,7 +64,7 @@ export interface TransformOptions {
 export interface TransformResult {
   /** The encoded image. */
   bytes: Uint8Array;
-  /** Output width in px. */
+  /** Output width in px: the asked width, or the widest whose height fits 4096 px (tall logos). */
   width: number;
   /** Output height in px: round(width × H / W), at least 1. */
   height: number;
@@ -86,7 +86,7 @@ export interface ProbeResult {
 
 /** Refusal limits, checked before any pixel buffer is allocated. */
 export const LIMITS: Readonly<{ inputBytes: number; sourcePixels: number; outputSide: number }> =
-  Object.freeze({ inputBytes: 10 * 1024 * 1024, sourcePixels: 40_000_000, outputSide: 4096 });
+  Object.freeze({ inputBytes: 10 * 1024 * 1024, sourcePixels: 16_800_000, outputSide: 4096 });
 
 const SOURCE_FORMATS: readonly SourceFormat[] = ["png", "jpeg", "gif", "webp", "ico", "bmp", "svg"];
 const OUTPUT_FORMATS: readonly OutputFormat[] = ["png", "webp", "jpeg"];
@@ -105,6 +105,7 @@ let memoryHighWater = 256 * 1024 * 1024;
 interface Glue {
   initSync(module: { module: BufferSource }): unknown;
   memory_bytes(): number;
+  take_out_of_memory(): boolean;
   __wbg_reset_state(): void;
 }
 
@@ -143,8 +144,13 @@ class WasmModule {
         return new ImageCoreError(code, error.slice(tab + 1));
       }
     }
-    // A trap (panic=abort → unreachable) leaves the instance unusable: start a fresh one.
+    // A trap (panic=abort → unreachable) leaves the instance unusable: start a fresh one. An
+    // allocation over the linear-memory cap (see tools/build.ts) traps too, having noted it.
+    const outOfMemory = this.glue.take_out_of_memory();
     this.glue.__wbg_reset_state();
+    if (outOfMemory) {
+      return new ImageCoreError("too_large", "Cannot process image: too large (out of memory)");
+    }
     const detail = error instanceof Error ? error.message : String(error);
     return new ImageCoreError("internal", `Cannot process image: internal error (${detail})`);
   }
@@ -307,6 +313,19 @@ export function setMemoryHighWater(bytes: number): void {
 export function trapForTests(module: "core" | "svg" = "core"): void {
   if (module === "svg") svg.call(() => svgGlue.trap_for_tests());
   else core.call(() => glue.trap_for_tests());
+}
+
+/**
+ * Test hook: allocates `bytes` bytes inside the request-path WASM module. Past the module's
+ * 512 MiB linear-memory cap this throws an `ImageCoreError` with code `too_large`.
+ *
+ * @example
+ * ```ts
+ * try { allocateForTests(2 ** 30); } catch (e) { console.log((e as ImageCoreError).code); }
+ * ```
+ */
+export function allocateForTests(bytes: number): number {
+  return core.call(() => glue.allocate_for_tests(bytes));
 }
 
 /**

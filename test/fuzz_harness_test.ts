@@ -107,6 +107,8 @@ Deno.test("a case is a pure function of the run seed and the iteration", () => {
   notDeepStrictEqual(generate([seed], 100, 12345).bytes, a.bytes);
 });
 
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
+
 Deno.test("checkCall: invalid results, untyped errors and unexpected codes are findings", () => {
   const target = (probe: () => ProbeResult): FuzzTarget => ({
     probe,
@@ -152,4 +154,22 @@ Deno.test("checkCall: invalid results, untyped errors and unexpected codes are f
     1000,
   );
   strictEqual(png.finding?.detail, "bytes are not png");
+  // A tall source is narrowed to fit the 4096-px height (imagecore/src/geometry.rs); only then.
+  const sized = (width: number, height: number, asked?: number) =>
+    checkCall(
+      {
+        ...target(() => ({ format: "png", width: 100, height: 1000 })),
+        transform: () => ({ bytes: PNG, width, height, format: "png", inverted: false }),
+      },
+      { fn: "transform", options: asked === undefined ? {} : { width: asked } },
+      seed.bytes,
+      1000,
+      { format: "png", width: 100, height: 1000 },
+    ).finding?.detail;
+  strictEqual(sized(409, 4090, 700), undefined);
+  strictEqual(sized(1, 4096, 700), undefined);
+  strictEqual(sized(300, 3000, 700), "width 300, asked 700");
+  strictEqual(sized(409, 4090, 100), "width 409, asked 100");
+  strictEqual(sized(100, 1000), undefined);
+  strictEqual(sized(50, 500), "width 50 is neither side of the probed 100×1000");
 });

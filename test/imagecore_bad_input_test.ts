@@ -1,5 +1,6 @@
 import { ok, strictEqual, throws } from "node:assert";
 import {
+  allocateForTests,
   ImageCoreError,
   type ImageCoreErrorCode,
   probe,
@@ -7,7 +8,8 @@ import {
   trapForTests,
   wasmMemoryBytes,
 } from "../imagecore/mod.ts";
-import { bytesOf, discPixels, fromPixels, pngHeaderOnly } from "./support/images.ts";
+import { hugeGif, rleBmp } from "./support/hostile_images.ts";
+import { bmp24, bytesOf, discPixels, fromPixels, icoOf, pngHeaderOnly } from "./support/images.ts";
 
 const valid = await bytesOf(
   fromPixels(discPixels(64, 64, [9, 9, 9, 255], [0, 0, 0, 0]), 64, 64).png(),
@@ -118,4 +120,76 @@ Deno.test("memory stays flat across many calls", async () => {
     } catch { /* refused, as above */ }
   }
   strictEqual(wasmMemoryBytes(), before, "linear memory grew across 400 calls");
+});
+
+/** A 256×256 opaque image of gradients and noise, so that every part of its file matters. */
+function busyPixels(): Uint8Array {
+  const pixels = noise(256 * 256 * 4, 77);
+  for (let i = 0; i < pixels.length; i += 4) {
+    pixels[i] = (i >> 2) & 255;
+    pixels[i + 3] = 255;
+  }
+  return pixels;
+}
+
+/** Prefixes that cut into the pixel data: 40 %, 70 %, 90 % and all but 20 bytes. */
+function cuts(bytes: Uint8Array): Uint8Array[] {
+  const n = bytes.length;
+  return [0.4, 0.7, 0.9].map((f) => bytes.subarray(0, Math.floor(n * f)))
+    .concat([bytes.subarray(0, n - 20)]);
+}
+
+Deno.test("truncated JPEGs, baseline and progressive, are refused as truncated, not greyed", async () => {
+  const busy = fromPixels(busyPixels(), 256, 256);
+  for (const progressive of [false, true]) {
+    const jpeg = await bytesOf(busy.clone().jpeg({ quality: 90, progressive }));
+    strictEqual(transform(jpeg, { width: 32 }).width, 32);
+    for (const cut of cuts(jpeg)) {
+      throws(() => transform(cut), (e: unknown) => {
+        ok(e instanceof ImageCoreError, `threw ${e}`);
+        strictEqual(e.code, "corrupt", `${cut.length} of ${jpeg.length}: ${e.message}`);
+        strictEqual(e.message, "Cannot decode image: corrupt data (truncated)");
+        return true;
+      });
+    }
+  }
+});
+
+Deno.test("truncated GIF, WebP, BMP and ICO files are corrupt", async () => {
+  const pixels = busyPixels();
+  const busy = fromPixels(pixels, 256, 256);
+  const png = await bytesOf(busy.clone().png());
+  const files = {
+    gif: await bytesOf(busy.clone().gif()),
+    "lossy webp": await bytesOf(busy.clone().webp({ quality: 80 })),
+    "lossless webp": await bytesOf(busy.clone().webp({ lossless: true })),
+    bmp: bmp24(pixels, 256, 256),
+    ico: icoOf([{ png, side: 256 }]),
+  };
+  for (const [name, bytes] of Object.entries(files)) {
+    strictEqual(transform(bytes, { width: 32 }).width, 32, name);
+    for (const cut of cuts(bytes)) refusedWith(cut, "corrupt");
+  }
+});
+
+Deno.test("a GIF and an RLE BMP declaring 6000×6000 are too large from their headers", () => {
+  for (const bytes of [hugeGif(6000), rleBmp(6000)]) {
+    refusedWith(bytes, "too_large");
+    throws(
+      () => probe(bytes),
+      (e: unknown) => e instanceof ImageCoreError && e.code === "too_large",
+    );
+  }
+});
+
+Deno.test("an allocation over the WASM memory cap is too_large and the next call works", () => {
+  throws(() => allocateForTests(2 ** 30), (e: unknown) => {
+    ok(e instanceof ImageCoreError, `threw ${e}`);
+    strictEqual(e.code, "too_large", e.message);
+    strictEqual(e.message, "Cannot process image: too large (out of memory)");
+    return true;
+  });
+  strictEqual(transform(valid, { width: 16 }).width, 16);
+  // Under the cap, the same hook succeeds: the refusal above was the cap, not the hook.
+  strictEqual(allocateForTests(2 ** 20), 2 ** 20);
 });

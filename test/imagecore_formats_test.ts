@@ -110,3 +110,62 @@ Deno.test("SVG is rasterised by resvg at the requested width", async () => {
   deepStrictEqual(pixelAt(image, 0, 0), GREEN, "sharp edge at the corner");
   deepStrictEqual(pixelAt(image, 240, 160), GREEN);
 });
+
+/** Left half red, right half blue, opaque. */
+function halves(): Uint8Array {
+  const pixels = new Uint8Array(W * H * 4);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      pixels.set(x < W / 2 ? [220, 20, 20, 255] : [20, 20, 220, 255], (y * W + x) * 4);
+    }
+  }
+  return pixels;
+}
+
+function near(got: Rgba, want: Rgba, tolerance: number, what: string) {
+  for (let c = 0; c < 4; c++) {
+    if (Math.abs(got[c] - want[c]) > tolerance) {
+      throw new Error(`${what}: ${got} is not ${want} ± ${tolerance}`);
+    }
+  }
+}
+
+Deno.test("progressive, grey and CMYK JPEGs decode opaque, in their colours", async () => {
+  const opaque = () => fromPixels(halves(), W, H).flatten({ background: "#fff" });
+  for (
+    const [name, pipeline] of [
+      ["progressive", opaque().jpeg({ quality: 95, progressive: true })],
+      ["grey", opaque().greyscale().jpeg({ quality: 95 })],
+    ] as const
+  ) {
+    const jpeg = await bytesOf(pipeline);
+    const reference = await pixelsOf(jpeg); // libjpeg, through sharp
+    const got = await pixelsOf(transform(jpeg).bytes);
+    for (const [x, y] of [[4, 4], [W - 5, H - 5]]) {
+      near(pixelAt(got, x, y), pixelAt(reference, x, y), 8, `${name} at ${x},${y}`);
+    }
+  }
+  // CMYK is converted without its ICC profile (as the `image` crate does): colours drift, so
+  // they are compared with the source's, loosely.
+  const cmyk = await bytesOf(opaque().toColourspace("cmyk").jpeg({ quality: 95 }));
+  const got = await pixelsOf(transform(cmyk).bytes);
+  near(pixelAt(got, 4, 4), [220, 20, 20, 255], 40, "CMYK left");
+  near(pixelAt(got, W - 5, H - 5), [20, 20, 220, 255], 40, "CMYK right");
+});
+
+Deno.test("EXIF orientation 6 in a JPEG and a PNG turns the image upright", async () => {
+  const turned = fromPixels(halves(), W, H);
+  for (
+    const bytes of [
+      await bytesOf(turned.clone().jpeg({ quality: 95 }).withMetadata({ orientation: 6 })),
+      await bytesOf(turned.clone().png().withMetadata({ orientation: 6 })),
+    ]
+  ) {
+    const out = transform(bytes);
+    deepStrictEqual([out.width, out.height], [H, W]);
+    const image = await pixelsOf(out.bytes);
+    // Rotated 90° clockwise: the left (red) half is now on top.
+    near(pixelAt(image, 3, 3), [220, 20, 20, 255], 8, "top");
+    near(pixelAt(image, H - 4, W - 4), [20, 20, 220, 255], 8, "bottom");
+  }
+});

@@ -21,7 +21,9 @@ const scope = self as unknown as {
 
 scope.onmessage = ({ data }) => {
   svgGlue.initSync({
-    module: Deno.readFileSync(new URL("../../imagecore/pkg/imagecore_svg_bg.wasm", import.meta.url)),
+    module: Deno.readFileSync(
+      new URL("../../imagecore/pkg/imagecore_svg_bg.wasm", import.meta.url),
+    ),
   });
   const start = performance.now();
   let outcome: string;

@@ -4,6 +4,12 @@
 export function __wbg_reset_state(): void;
 
 /**
+ * Test hook: allocates and fills `bytes` bytes. Over the memory cap this traps with the note
+ * set, so tests can show an out-of-memory surfaces as `too_large` and the next call works.
+ */
+export function allocate_for_tests(bytes: number): number;
+
+/**
  * Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG.
  */
 export function encode_rgba(pixels: Uint8Array | number[], width: number, height: number, format: number): Uint8Array;
@@ -24,6 +30,12 @@ export function memory_bytes(): number;
 export function probe(input: Uint8Array | number[]): Uint8Array;
 
 /**
+ * Whether an allocation failed since the last call, clearing the note. Safe to call after a
+ * trap: it touches one static, no stack and no heap.
+ */
+export function take_out_of_memory(): boolean;
+
+/**
  * Transforms an encoded image. `width` 0 keeps the source width; `theme` 0 none, 1 light,
  * 2 dark; `format` 0 PNG, 1 WebP, 2 JPEG. Returns the result header then the encoded image.
  */
@@ -38,10 +50,12 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
+    readonly allocate_for_tests: (a: number) => number;
     readonly encode_rgba: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly is_svg: (a: number, b: number) => number;
     readonly memory_bytes: () => number;
     readonly probe: (a: number, b: number) => [number, number, number, number];
+    readonly take_out_of_memory: () => number;
     readonly transform: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
     readonly trap_for_tests: () => void;
     readonly __wbindgen_externrefs: WebAssembly.Table;

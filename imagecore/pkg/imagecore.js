@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=8f0051ae43954d2cde502cc64b99bfda40a10e500277e086f24b380b0a41fb0a wasm-sha256=311beee3b722f0d897090733b132963d926dc3ff0fdfd16d0ca6c663867c6576
+// imagecore-build: source-sha256=bb4dc091d90f09b7dcd1ad396c0906ead50870b67593dcde62626a6659c27497 wasm-sha256=68890a1c10c10d1c68102b17126048aa063c43d4ffe9e43063ddfbdc1612710f
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
@@ -10,6 +10,19 @@ export function __wbg_reset_state () {
     wasmInstance = new WebAssembly.Instance(wasmModule, __wbg_get_imports());
     wasm = wasmInstance.exports;
     wasm.__wbindgen_start();
+}
+
+/**
+ * Test hook: allocates and fills `bytes` bytes. Over the memory cap this traps with the note
+ * set, so tests can show an out-of-memory surfaces as `too_large` and the next call works.
+ * @param {number} bytes
+ * @returns {number}
+ */
+export function allocate_for_tests(bytes) {
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.allocate_for_tests(bytes);
+    return ret >>> 0;
 }
 
 /**
@@ -79,6 +92,18 @@ export function probe(input) {
     var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
     return v2;
+}
+
+/**
+ * Whether an allocation failed since the last call, clearing the note. Safe to call after a
+ * trap: it touches one static, no stack and no heap.
+ * @returns {boolean}
+ */
+export function take_out_of_memory() {
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.take_out_of_memory();
+    return ret !== 0;
 }
 
 /**

@@ -4,6 +4,12 @@
 export function __wbg_reset_state(): void;
 
 /**
+ * Test hook: allocates and fills `bytes` bytes. Over the memory cap this traps with the note
+ * set, so tests can show an out-of-memory surfaces as `too_large` and the next call works.
+ */
+export function allocate_for_tests(bytes: number): number;
+
+/**
  * Whether the bytes are an SVG document (for `mod.ts` to route them to the SVG module).
  */
 export function is_svg(input: Uint8Array | number[]): boolean;
@@ -25,6 +31,12 @@ export function svg_probe(input: Uint8Array | number[]): Uint8Array;
 export function svg_rasterize(input: Uint8Array | number[], width: number): Uint8Array;
 
 /**
+ * Whether an allocation failed since the last call, clearing the note. Safe to call after a
+ * trap: it touches one static, no stack and no heap.
+ */
+export function take_out_of_memory(): boolean;
+
+/**
  * Traps on purpose, so tests can show a trap leaves the next call working.
  */
 export function trap_for_tests(): void;
@@ -33,10 +45,12 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
+    readonly allocate_for_tests: (a: number) => number;
     readonly is_svg: (a: number, b: number) => number;
     readonly memory_bytes: () => number;
     readonly svg_probe: (a: number, b: number) => [number, number, number, number];
     readonly svg_rasterize: (a: number, b: number, c: number) => [number, number, number, number];
+    readonly take_out_of_memory: () => number;
     readonly trap_for_tests: () => void;
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __wbindgen_malloc: (a: number, b: number) => number;

@@ -2,7 +2,7 @@
 //!
 //! Every refusal comes from the header, before any pixel buffer: a source over
 //! [`MAX_SOURCE_PIXELS`](crate::limits::MAX_SOURCE_PIXELS) or with a side over [`MAX_SOURCE_SIDE`] is `too_large`. Pixel data that
-//! ends early is `corrupt` ("Cannot decode image: truncated data" where the decoder says so),
+//! ends early is `corrupt` ("Cannot decode image: corrupt data (truncated)" where the decoder says so),
 //! never a partly grey image. PNG, GIF and BMP decoders know when the pixels are complete, so a
 //! missing end marker after them (`IEND`, the GIF trailer) is tolerated; a JPEG must reach its
 //! `EOI` marker (see `decode_jpeg`). Only the first frame of a GIF is decoded, so a cut in a
@@ -64,8 +64,8 @@ fn limits() -> Limits {
 /// A decoder with its header read and no pixel decoded: PNG and JPEG by their own crates (see
 /// `decode_png`, `decode_jpeg`), the other formats by the `image` crate.
 enum Opened<'a> {
-    Png(PngSource<'a>),
-    Jpeg(JpegSource<'a>),
+    Png(Box<PngSource<'a>>),
+    Jpeg(Box<JpegSource<'a>>),
     Other(Box<dyn ImageDecoder + 'a>),
 }
 
@@ -101,8 +101,8 @@ impl Opened<'_> {
 /// Opens a decoder over `bytes` (header read, no pixels) and refuses what is over the limits.
 fn open(format: SourceFormat, bytes: &[u8]) -> Result<(Opened<'_>, Header)> {
     let opened = match format {
-        SourceFormat::Png => Opened::Png(PngSource::open(bytes)?),
-        SourceFormat::Jpeg => Opened::Jpeg(JpegSource::open(bytes)?),
+        SourceFormat::Png => Opened::Png(Box::new(PngSource::open(bytes)?)),
+        SourceFormat::Jpeg => Opened::Jpeg(Box::new(JpegSource::open(bytes)?)),
         _ => {
             let mut reader = ImageReader::with_format(Cursor::new(bytes), format.image_format());
             reader.limits(limits());

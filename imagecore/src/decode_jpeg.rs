@@ -29,7 +29,10 @@ pub struct JpegSource<'a> {
 }
 
 fn truncated() -> Error {
-    Error::new(ErrorCode::Corrupt, "Cannot decode image: truncated data")
+    Error::new(
+        ErrorCode::Corrupt,
+        "Cannot decode image: corrupt data (truncated)",
+    )
 }
 
 /// Whether an end-of-image marker (`FF D9`) follows the last start-of-scan marker (`FF DA`).
@@ -38,6 +41,19 @@ fn truncated() -> Error {
 fn reaches_end_of_image(bytes: &[u8]) -> bool {
     let last_scan = bytes.windows(2).rposition(|pair| pair == [0xff, 0xda]);
     last_scan.is_some_and(|at| bytes[at..].windows(2).any(|pair| pair == [0xff, 0xd9]))
+}
+
+/// A strict decoder writing `output`, its headers read.
+fn headers(bytes: &[u8], output: ColorSpace) -> Result<JpegDecoder<ZCursor<&[u8]>>> {
+    let max_side = MAX_SOURCE_SIDE as usize;
+    let options = DecoderOptions::default()
+        .set_strict_mode(true)
+        .set_max_width(max_side)
+        .set_max_height(max_side)
+        .jpeg_set_out_colorspace(output);
+    let mut decoder = JpegDecoder::new_with_options(ZCursor::new(bytes), options);
+    decoder.decode_headers().map_err(jpeg_error)?;
+    Ok(decoder)
 }
 
 fn jpeg_error(error: DecodeErrors) -> Error {
@@ -63,26 +79,26 @@ fn jpeg_error(error: DecodeErrors) -> Error {
 impl<'a> JpegSource<'a> {
     /// Reads the headers (up to the first scan); no pixel buffer yet.
     pub fn open(bytes: &'a [u8]) -> Result<Self> {
-        let max_side = MAX_SOURCE_SIDE as usize;
-        let options = DecoderOptions::default()
-            .set_strict_mode(true)
-            .set_max_width(max_side)
-            .set_max_height(max_side);
-        let mut decoder = JpegDecoder::new_with_options(ZCursor::new(bytes), options);
-        decoder.decode_headers().map_err(jpeg_error)?;
+        // zune-jpeg converts YCbCr and grey straight to RGBA. Other colour spaces (RGB, CMYK,
+        // YCCK) it converts to RGB only, as the `image` crate asks, so those are reopened for RGB,
+        // which imagecore widens to RGBA in place. The output colour space must be set before
+        // the headers are read: that is when zune-jpeg picks its converter.
+        let mut decoder = headers(bytes, ColorSpace::RGBA)?;
+        let mut output = ColorSpace::RGBA;
+        let input = decoder.input_colorspace();
+        if !matches!(
+            input,
+            Some(ColorSpace::YCbCr | ColorSpace::Luma | ColorSpace::RGBA)
+        ) {
+            output = ColorSpace::RGB;
+            decoder = headers(bytes, output)?;
+        }
         let (width, height) = decoder.dimensions().ok_or_else(|| {
             Error::new(
                 ErrorCode::Corrupt,
                 "Cannot decode image: corrupt data (JPEG has no frame header)",
             )
         })?;
-        // zune-jpeg converts YCbCr, CMYK, YCCK and grey to RGBA; RGB it only copies, and
-        // imagecore widens that to RGBA in place.
-        let output = match decoder.input_colorspace() {
-            Some(ColorSpace::RGB) => ColorSpace::RGB,
-            _ => ColorSpace::RGBA,
-        };
-        decoder.set_options(decoder.options().jpeg_set_out_colorspace(output));
         Ok(JpegSource {
             bytes,
             decoder,

@@ -21,9 +21,10 @@ pub struct PngSource<'a> {
 
 fn png_error(error: DecodingError) -> Error {
     match error {
-        DecodingError::IoError(e) if e.kind() == ErrorKind::UnexpectedEof => {
-            Error::new(ErrorCode::Corrupt, "Cannot decode image: truncated data")
-        }
+        DecodingError::IoError(e) if e.kind() == ErrorKind::UnexpectedEof => Error::new(
+            ErrorCode::Corrupt,
+            "Cannot decode image: corrupt data (truncated)",
+        ),
         DecodingError::LimitsExceeded => Error::new(
             ErrorCode::TooLarge,
             "Cannot decode image: too large (the PNG decoder's memory limit)",
@@ -38,8 +39,9 @@ fn png_error(error: DecodingError) -> Error {
 impl<'a> PngSource<'a> {
     /// Reads the chunks before the image data; no pixel buffer yet.
     pub fn open(bytes: &'a [u8]) -> Result<Self> {
-        let mut limits = Limits::default();
-        limits.bytes = MAX_DECODER_ALLOC as usize;
+        let limits = Limits {
+            bytes: MAX_DECODER_ALLOC as usize,
+        };
         let mut decoder = Decoder::new_with_limits(Cursor::new(bytes), limits);
         decoder.set_ignore_iccp_chunk(true);
         decoder.set_ignore_text_chunk(true);

@@ -74,9 +74,10 @@ impl From<image::ImageError> for Error {
                 ErrorCode::Corrupt,
                 format!("Cannot decode image: corrupt data ({detail})"),
             ),
-            E::IoError(detail) if detail.kind() == std::io::ErrorKind::UnexpectedEof => {
-                Error::new(ErrorCode::Corrupt, "Cannot decode image: truncated data")
-            }
+            E::IoError(detail) if detail.kind() == std::io::ErrorKind::UnexpectedEof => Error::new(
+                ErrorCode::Corrupt,
+                "Cannot decode image: corrupt data (truncated)",
+            ),
             E::IoError(detail) => Error::new(
                 ErrorCode::Corrupt,
                 format!("Cannot decode image: corrupt data ({detail})"),

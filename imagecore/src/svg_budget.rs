@@ -42,9 +42,9 @@ const CLIP_OR_MASK: f64 = 30.0;
 /// top of the primitive's own cost.
 const FILTER_PRIMITIVE: f64 = 50.0;
 /// Work per scanline an edge of a fill crosses (four sub-scanlines of anti-aliasing).
-const FILL_EDGE: f64 = 50.0;
+const FILL_EDGE: f64 = 100.0;
 /// Work per scanline an edge of a stroke's outline crosses (two sides).
-const STROKE_EDGE: f64 = 80.0;
+const STROKE_EDGE: f64 = 200.0;
 /// resvg clips layers and filter regions to five times the canvas each way.
 const LAYER_CANVASES: f64 = 25.0;
 
@@ -242,7 +242,7 @@ impl Walk {
         let (mut scanlines, mut length) = (0.0f64, 0.0f64);
         let mut previous: Option<(Point, Point)> = None;
         for (&point, &user) in device.iter().zip(points) {
-            if !(point.x.abs() <= MAX_DEVICE_COORD && point.y.abs() <= MAX_DEVICE_COORD) {
+            if !point.is_finite() || point.x.abs().max(point.y.abs()) > MAX_DEVICE_COORD {
                 return Err(out_of_range("a point"));
             }
             if let Some((p, u)) = previous {
@@ -264,7 +264,7 @@ impl Walk {
         if let Some(stroke) = path.stroke() {
             let width = stroke.width().get() * sx.max(sy);
             let reach = width * stroke.miterlimit().get().max(1.0);
-            if !(reach <= MAX_DEVICE_COORD) {
+            if !reach.is_finite() || reach > MAX_DEVICE_COORD {
                 return Err(out_of_range("a stroke reaching"));
             }
             if let Some(dashes) = stroke.dasharray() {

@@ -88,3 +88,13 @@ fn ico_png_entries_of_any_colour_type_and_lying_sizes_decode() {
     assert_eq!(probe(&bytes).expect("probe").width, 64);
     assert_eq!(first_pixel_of_centre(&bytes), [0, 0, 255, 255]);
 }
+
+#[test]
+fn jpeg_decodes_to_opaque_colour() {
+    let logo = common::disc(64, 48, [20, 160, 60, 255], [255, 255, 255, 255]);
+    let [r, g, b, a] = first_pixel_of_centre(&common::jpeg(&logo));
+    assert_eq!(a, 255);
+    for (got, want) in [(r, 20), (g, 160), (b, 60)] {
+        assert!(got.abs_diff(want) <= 8, "{:?}", [r, g, b, a]);
+    }
+}

@@ -29,10 +29,18 @@ const rustc = /^RUSTC=(.*)$/m.exec(setup)?.[1];
 if (!rustc) throw new Error("setup_toolchain.sh did not report a rustc");
 
 const home = Deno.env.get("CARGO_HOME") ?? `${Deno.env.get("HOME")}/.cargo`;
+/**
+ * Cap on each module's linear memory (wasm-ld's default is 4 GiB). The largest legal decode, a
+ * 16.8-megapixel source transformed at 4096 px wide, peaks at 262 MiB (docs/images.md), so a
+ * decoder that escapes imagecore's limits fails to allocate here instead of growing the host's heap.
+ */
+const MAX_MEMORY_BYTES = 512 * 1024 * 1024;
 // Paths are remapped so the WASM does not depend on where the clone or the registry lives.
 const rustflags = [
   "-C",
   "target-feature=+simd128",
+  "-C",
+  `link-arg=--max-memory=${MAX_MEMORY_BYTES}`,
   `--remap-path-prefix=${root}=/imagecore`,
   `--remap-path-prefix=${home}=/cargo`,
 ].join("\x1f");

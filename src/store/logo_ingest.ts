@@ -16,6 +16,8 @@
  * @example
  * ```ts
  * import { prepareLogo } from "./logo_ingest.ts";
+ * import { startImagePool } from "../../imagecore/image_pool.ts";
+ * await using pool = startImagePool();
  * const prepared = await prepareLogo(await Deno.readFile("acme.jpg"), pool);
  * prepared.renditions.default.width; // 128
  * ```
@@ -53,6 +55,7 @@ export const SOURCE_MIME: Readonly<Record<SourceFormat, string>> = Object.freeze
  *
  * @example
  * ```ts
+ * const demoPng = await Deno.readFile("demo.png"); // made by the service itself
  * const prepared = await prepareLogo(demoPng, IN_PROCESS);
  * ```
  */

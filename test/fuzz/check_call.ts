@@ -71,12 +71,18 @@ function transformProblem(
   if (!side(out.width) || !side(out.height) || out.width > MAX_SIDE || out.height > MAX_SIDE) {
     return `output size ${out.width}×${out.height}`;
   }
-  if (options.width !== undefined && out.width !== options.width) {
+  // imagecore narrows a tall source to the widest output whose height fits the side limit
+  // (imagecore/src/geometry.rs): a narrower width is right only when one more pixel of width
+  // would take the height over the limit (estimated from the output's own rounded ratio, so
+  // with a pixel of slack).
+  const narrowed = (asked: number) =>
+    out.width < asked && (out.width + 1) * out.height / out.width > MAX_SIDE - 1;
+  if (options.width !== undefined && out.width !== options.width && !narrowed(options.width)) {
     return `width ${out.width}, asked ${options.width}`;
   }
   if (
     options.width === undefined && probed && out.width !== probed.width &&
-    out.width !== probed.height
+    out.width !== probed.height && !narrowed(Math.max(probed.width, probed.height))
   ) {
     return `width ${out.width} is neither side of the probed ${probed.width}×${probed.height}`;
   }

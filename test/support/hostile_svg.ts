@@ -73,7 +73,10 @@ export function hostileSvgs(): HostileSvg[] {
       name: "35 000 rects",
       svg: svgDoc(`<rect width="1" height="1"/>`.repeat(35_000)),
     },
-    { name: "20 000 full-canvas rects", svg: svgDoc(`<rect width="100" height="100"/>`.repeat(19_000)) },
+    {
+      name: "20 000 full-canvas rects",
+      svg: svgDoc(`<rect width="100" height="100"/>`.repeat(19_000)),
+    },
     {
       name: "stroke-width 1e30 path",
       svg: svgDoc(`<path d="M10 10 L90 90" stroke="#000" stroke-width="1e30"/>`),

@@ -80,7 +80,7 @@ impl BitWriter {
     /// Writes `count` bits of `value`, least significant first (deflate's order for numbers).
     fn put(&mut self, value: u32, count: u32) {
         for i in 0..count {
-            if self.bits % 8 == 0 {
+            if self.bits.is_multiple_of(8) {
                 self.bytes.push(0);
             }
             if (value >> i) & 1 == 1 {
@@ -122,7 +122,12 @@ pub fn png_with_bombs(zero_bytes: usize) -> (Vec<u8>, u64) {
 /// decoder composes onto a canvas of the screen's size (the 826-byte file declared
 /// 6000×6000).
 pub fn gif_declaring(width: u16, height: u16) -> Vec<u8> {
-    let mut gif = super::gif1(&super::disc(16, 16, [0, 90, 200, 255], [255, 255, 255, 255]));
+    let mut gif = super::gif1(&super::disc(
+        16,
+        16,
+        [0, 90, 200, 255],
+        [255, 255, 255, 255],
+    ));
     gif[6..8].copy_from_slice(&width.to_le_bytes());
     gif[8..10].copy_from_slice(&height.to_le_bytes());
     gif
