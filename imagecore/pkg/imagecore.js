@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=bb4dc091d90f09b7dcd1ad396c0906ead50870b67593dcde62626a6659c27497 wasm-sha256=68890a1c10c10d1c68102b17126048aa063c43d4ffe9e43063ddfbdc1612710f
+// imagecore-build: source-sha256=de3de147cae786b4f57e1cf086dbb7ccfa8aeb4522a7ba57acd39c43b0a84fbd wasm-sha256=6d5cec8710cad9e5e6d857e31eae3a8d274ff0c30c344a26f839ea1b54ce7aa8
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

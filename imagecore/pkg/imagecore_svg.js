@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=bb4dc091d90f09b7dcd1ad396c0906ead50870b67593dcde62626a6659c27497 wasm-sha256=72d2e370326dfa031307eb4d123bcd54e7553fe2740b37cf6b836b0ac91d41c5
+// imagecore-build: source-sha256=de3de147cae786b4f57e1cf086dbb7ccfa8aeb4522a7ba57acd39c43b0a84fbd wasm-sha256=9e0cdb646838fcd4af3119ab4fadf514e3f08ae640cb3275e65a90e87bd95378
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

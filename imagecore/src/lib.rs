@@ -35,6 +35,8 @@ pub mod svg;
 #[cfg(feature = "svg")]
 pub mod svg_budget;
 #[cfg(feature = "svg")]
+pub mod svg_filter_range;
+#[cfg(feature = "svg")]
 pub mod svg_prepass;
 pub mod svg_sniff;
 #[cfg(feature = "raster")]

@@ -143,6 +143,7 @@ impl Walk {
             let (sx, sy) = ts.get_scale();
             let count = f.primitives().len() as f64;
             self.hold(held + region * (count + 2.0))?; // every result is kept to the end
+            crate::svg_filter_range::check(f, ts)?;
             for primitive in f.primitives() {
                 self.primitives += 1;
                 if self.primitives > MAX_FILTER_PRIMITIVES {

@@ -102,6 +102,14 @@ impl<'a, 'input> Expansion<'a, 'input> {
             cost =
                 cost.saturating_add(href.map_or(0, |a| a.value().len() as u64 / IMAGE_HREF_BYTES));
         }
+        if is_element(&node, "feConvolveMatrix") {
+            // usvg multiplies the order's two u32s unchecked (an overflow panic in a debug build).
+            let order = node.attribute("order").unwrap_or("");
+            let huge = |n: &str| n.parse::<f32>().is_ok_and(|v| v.abs() > 4096.0);
+            if order.split([' ', ',', '\t', '\n', '\r']).any(huge) {
+                return Err(too_complex("a convolution order over 4096"));
+            }
+        }
         if self.marker_cost > 0 {
             let vertices = match node.tag_name().name() {
                 "path" => node.attribute("d").map_or(0, numbers_in),

@@ -288,3 +288,72 @@ fn the_normal_logo_is_within_every_budget_at_4096_px() {
     let work = imagecore::svg_budget::check(&tree, transform, 4096, 4096).expect("within budget");
     assert!(work > 0.0);
 }
+
+/// Every numeric attribute of every filter primitive, and of the filter region, set to extreme
+/// values: each input renders or is refused, never panics (tiny-skia and resvg's filters panic on
+/// an offset of 3e9 px).
+#[test]
+fn extreme_filter_primitive_numbers_are_refused_or_rendered_not_a_panic() {
+    let primitives: &[&str] = &[
+        r#"<feOffset dx="V" dy="V"/>"#,
+        r#"<feOffset dx="V"/>"#,
+        r#"<feOffset dy="V"/>"#,
+        r#"<feDropShadow dx="V" dy="V" stdDeviation="2"/>"#,
+        r#"<feDropShadow dy="V"/>"#,
+        r#"<feDropShadow stdDeviation="V"/>"#,
+        r#"<feGaussianBlur stdDeviation="V"/>"#,
+        r#"<feGaussianBlur stdDeviation="1 V"/>"#,
+        r#"<feMorphology radius="V"/>"#,
+        r#"<feMorphology operator="dilate" radius="1 V"/>"#,
+        r#"<feConvolveMatrix order="3" kernelMatrix="1 1 1 1 V 1 1 1 1" divisor="V" bias="V" targetX="1"/>"#,
+        r#"<feConvolveMatrix order="V"/>"#,
+        r#"<feTurbulence baseFrequency="V" numOctaves="2" seed="V"/>"#,
+        r#"<feTurbulence type="fractalNoise" baseFrequency="0.1 V" stitchTiles="stitch"/>"#,
+        r#"<feTurbulence baseFrequency="0.05" numOctaves="V"/>"#,
+        r#"<feTurbulence baseFrequency="0.05" stitchTiles="stitch" x="V" width="V"/>"#,
+        r#"<feFlood flood-color="red" x="V" y="V" width="V" height="V"/>"#,
+        r#"<feDisplacementMap in2="SourceGraphic" scale="V" xChannelSelector="R"/>"#,
+        r#"<feDiffuseLighting surfaceScale="V" diffuseConstant="V" kernelUnitLength="V"><fePointLight x="V" y="V" z="V"/></feDiffuseLighting>"#,
+        r#"<feDiffuseLighting><feDistantLight azimuth="V" elevation="V"/></feDiffuseLighting>"#,
+        r#"<feSpecularLighting surfaceScale="V" specularConstant="V" specularExponent="V"><feSpotLight x="V" y="V" z="V" pointsAtX="V" pointsAtY="V" pointsAtZ="V" specularExponent="V" limitingConeAngle="V"/></feSpecularLighting>"#,
+        r#"<feComposite operator="arithmetic" k1="V" k2="V" k3="V" k4="V" in2="SourceGraphic"/>"#,
+        r#"<feColorMatrix type="matrix" values="V 0 0 0 0 0 V 0 0 0 0 0 V 0 0 0 0 0 V 0"/>"#,
+        r#"<feColorMatrix type="hueRotate" values="V"/>"#,
+        r#"<feComponentTransfer><feFuncR type="gamma" amplitude="V" exponent="V" offset="V"/><feFuncG type="table" tableValues="0 V"/><feFuncB type="linear" slope="V" intercept="V"/></feComponentTransfer>"#,
+        r#"<feOffset dx="5" result="a"/><feTile in="a" x="V" y="V" width="V" height="V"/>"#,
+        r#"<feOffset dx="5" x="V" y="V" width="V" height="V"/>"#,
+        r#"<feMerge><feMergeNode in="SourceGraphic"/></feMerge><feOffset dx="V" dy="V"/>"#,
+    ];
+    let regions: &[&str] = &[
+        "",
+        r#"filterUnits="userSpaceOnUse" x="V" y="V" width="V" height="V""#,
+        r#"primitiveUnits="objectBoundingBox""#,
+    ];
+    let mut panics = Vec::new();
+    for value in ["3e9", "-3.5e38", "1e7"] {
+        for primitive in primitives {
+            for region in regions {
+                let svg = filtered(&primitive.replace('V', value), &region.replace('V', value))
+                    .replace(r#"<rect width="100""#, r#"<rect x="20" y="20" width="60""#);
+                for width in [32, 64] {
+                    let result = std::panic::catch_unwind(|| rasterize_png(svg.as_bytes(), width));
+                    match result {
+                        Err(_) => panics.push(format!("{width} px: {svg}")),
+                        Ok(Ok(_)) => {}
+                        Ok(Err(e)) => assert!(
+                            matches!(e.code, ErrorCode::TooLarge | ErrorCode::Corrupt),
+                            "{}: {svg}",
+                            e.message
+                        ),
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        panics.is_empty(),
+        "{} panics:\n{}",
+        panics.len(),
+        panics.join("\n")
+    );
+}

@@ -138,6 +138,23 @@ export function hostileSvgs(): HostileSvg[] {
           `<rect width="100" height="100" filter="url(#f)"/>`.repeat(1000),
       ),
     },
+    ...[
+      `<feOffset dy="3e9"/>`,
+      `<feOffset dx="3.5e38"/>`,
+      `<feDropShadow dy="3.5e38"/>`,
+      `<feDisplacementMap in2="SourceGraphic" scale="3e9"/>`,
+      `<feDiffuseLighting><fePointLight x="3e9" y="3e9" z="3e9"/></feDiffuseLighting>`,
+      `<feConvolveMatrix order="1e7"/>`,
+    ].map((primitive) => ({
+      name: `filter ${primitive}`,
+      svg: svgDoc(
+        `<filter id="f">${primitive}</filter><rect width="24" height="24" filter="url(#f)"/>`,
+      ),
+    })),
+    {
+      name: "10 circles stroke-width 1e9",
+      svg: svgDoc(`<circle cx="50" cy="50" r="40" stroke="#000" stroke-width="1e9"/>`.repeat(10)),
+    },
     { name: "path of 150 000 segments", svg: svgDoc(longPath(150_000)) },
     {
       name: "stroked path of 100 000 segments",
