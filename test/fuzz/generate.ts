@@ -63,9 +63,10 @@ export function generate(seeds: readonly Seed[], runSeed: number, iteration: num
   for (let n = rng.pick([1, 1, 1, 2, 2, 3, 4]); n > 0; n--) {
     let out: Mutated;
     if (seed.format === "svg" && rng.chance(0.75)) {
-      const raster = rng.pick(seeds.filter((s) => MIME[s.format]));
+      // No raster to embed when FUZZ_FORMATS leaves only SVG seeds.
+      const raster = rng.pick(seeds.filter((s) => MIME[s.format])) as Seed | undefined;
       const context: SvgContext = {
-        rasters: [{
+        rasters: raster === undefined ? [] : [{
           mime: MIME[raster.format]!,
           bytes: rng.chance(0.3)
             ? mutateStructure(raster.format, raster.bytes, [], rng).bytes

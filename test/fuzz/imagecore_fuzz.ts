@@ -7,7 +7,8 @@
  * Environment: FUZZ_SECONDS (60), FUZZ_SEED (random, printed), FUZZ_SLOW_MS (1000),
  * FUZZ_HANG_MS (10000), FUZZ_OUT (a new temporary directory), FUZZ_REPLAY=<iteration> (run that
  * one case of FUZZ_SEED in this process, print its calls and save its input), FUZZ_REPLAY_DIR=<dir>
- * (re-run the findings a run saved there, against the current imagecore).
+ * (re-run the findings a run saved there, against the current imagecore), FUZZ_FORMATS (a
+ * comma-separated list of seed formats to mutate, e.g. `png,jpeg`; default every format).
  *
  * @example
  * ```sh
@@ -54,7 +55,14 @@ if (replayDir !== undefined) {
   Deno.exit(failing ? 1 : 0);
 }
 
-const seeds = await makeSeeds();
+const formats = Deno.env.get("FUZZ_FORMATS")?.split(",").map((f) => f.trim()).filter(Boolean);
+const seeds = (await makeSeeds()).filter((s) =>
+  formats === undefined || formats.includes(s.format)
+);
+if (seeds.length === 0) {
+  console.error(`FUZZ_FORMATS=${formats?.join(",")} names no seed format`);
+  Deno.exit(2);
+}
 
 if (replay !== undefined) {
   const c = generate(seeds, runSeed, Number(replay));
