@@ -4,7 +4,7 @@
  * rendered — never a trap (`internal`) — and the module keeps working afterwards.
  */
 import { ok, strictEqual, throws } from "node:assert";
-import { ImageCoreError, type ImageCoreErrorCode, transform } from "../imagecore/mod.ts";
+import { ImageCoreError, type ImageCoreErrorCode, probe, transform } from "../imagecore/mod.ts";
 import { hostileSvgs, svgDoc } from "./support/hostile_svg.ts";
 
 const encoder = new TextEncoder();
@@ -41,6 +41,16 @@ for (const { name, svg } of hostileSvgs()) {
     strictEqual(transform(logo, { width: 64 }).width, 64);
   });
 }
+
+Deno.test("probe refuses the fuzzed CSS blur and stroke-width 1e9 before building the tree", () => {
+  const hang = hostileSvgs().find(({ name }) => name.startsWith("5000 circles, CSS blur"));
+  throws(() => probe(encoder.encode(hang!.svg)), (e: unknown) => {
+    ok(e instanceof ImageCoreError, `threw ${e}`);
+    strictEqual(e.code, "too_large", e.message);
+    ok(e.message.includes("stroke width"), e.message);
+    return true;
+  });
+});
 
 Deno.test("a normal logo SVG renders at 1200 and 4096 px", () => {
   for (const width of [1200, 4096]) {

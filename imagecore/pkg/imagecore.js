@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=de3de147cae786b4f57e1cf086dbb7ccfa8aeb4522a7ba57acd39c43b0a84fbd wasm-sha256=6d5cec8710cad9e5e6d857e31eae3a8d274ff0c30c344a26f839ea1b54ce7aa8
+// imagecore-build: source-sha256=9e88b23a760d4206fd4ca6acd166039096692550709e142a151501ae9c4b04a8 wasm-sha256=29918b0173a360147686bead661f3bff9a362bda03fae2cf2507380278fa38ca
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=de3de147cae786b4f57e1cf086dbb7ccfa8aeb4522a7ba57acd39c43b0a84fbd wasm-sha256=9e0cdb646838fcd4af3119ab4fadf514e3f08ae640cb3275e65a90e87bd95378
+// imagecore-build: source-sha256=9e88b23a760d4206fd4ca6acd166039096692550709e142a151501ae9c4b04a8 wasm-sha256=0c372d48a077a72f388a639c176d55febf720ad34604271b5be38a1728e0f0b5
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -39,6 +39,8 @@ pub mod svg_filter_range;
 #[cfg(feature = "svg")]
 pub mod svg_prepass;
 pub mod svg_sniff;
+#[cfg(feature = "svg")]
+pub mod svg_style_check;
 #[cfg(feature = "raster")]
 pub mod theme;
 

@@ -5,13 +5,14 @@
 //! and fonts resolve to nothing, `data:` images too (resvg is built without raster decoders, and
 //! an SVG inside a `data:` URL would be parsed again for every `<use>` of it), and text is not
 //! rendered (no fonts are bundled). Work is bounded twice before rendering: on the XML, by
-//! `svg_prepass` (nesting depth, elements after `<use>` and marker expansion), and on the usvg
+//! `svg_prepass` (nesting depth, elements after `<use>` and marker expansion) and
+//! `svg_style_check` (huge stroke widths, elements given a filter, CSS included), and on the usvg
 //! tree at the output size, by `svg_budget` (elements, segments, filters, layer memory, pixel
 //! work, coordinate range).
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::geometry::output_size;
-use crate::{svg_budget, svg_prepass};
+use crate::{svg_budget, svg_prepass, svg_style_check};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::{self, roxmltree, ImageHrefResolver, Options, Tree};
 
@@ -49,6 +50,7 @@ pub fn parse(input: &[u8]) -> Result<Tree> {
             }
         })?;
     svg_prepass::check(&doc)?;
+    svg_style_check::check(&doc)?;
     let options = Options {
         image_href_resolver: ImageHrefResolver {
             resolve_data: Box::new(|_, _, _| None),

@@ -155,6 +155,32 @@ export function hostileSvgs(): HostileSvg[] {
       name: "10 circles stroke-width 1e9",
       svg: svgDoc(`<circle cx="50" cy="50" r="40" stroke="#000" stroke-width="1e9"/>`.repeat(10)),
     },
+    {
+      // deno task fuzz, seed 2024, iteration 7182: `probe` hung in usvg's tree building.
+      name: "5000 circles, CSS blur and stroke-width 1e9 on every element",
+      svg: svgDoc(
+        `<circle cx="34" cy="16" r="10" fill="none" stroke="#e8453c" stroke-width="3"/>`
+          .repeat(5000) +
+          `<style>*{filter:blur(1e5px);stroke-width:1e9}rect{mask:url(#m0)}</style>`,
+      ),
+    },
+    {
+      // deno task fuzz, seed 2024, iteration 325: 6.1 s at 800 px, each clip child a full pass.
+      name: "clip path of 5000 circles",
+      svg: svgDoc(
+        `<clipPath id="c">${`<circle cx="16" cy="16" r="14"/>`.repeat(5000)}</clipPath>` +
+          `<rect width="64" height="32" fill="navy" clip-path="url(#c)"/>`,
+      ),
+    },
+    {
+      // deno task fuzz, seed 2024, iteration 7736: over 10 s at 800 px.
+      name: "5000 gradient-filled rects",
+      svg: svgDoc(
+        `<linearGradient id="g" x1="0" x2="1"><stop offset="0" stop-color="#1a73e8"/>` +
+          `<stop offset="1" stop-color="#34a853"/></linearGradient>` +
+          `<rect width="100" height="25" fill="url(#g)"/>`.repeat(5000),
+      ),
+    },
     { name: "path of 150 000 segments", svg: svgDoc(longPath(150_000)) },
     {
       name: "stroked path of 100 000 segments",
