@@ -68,7 +68,10 @@ export interface ImagePoolOptions {
   maxJobMemoryBytes?: number;
   /** WASM memory left after a job above which the worker is replaced; default 64 MiB. */
   recycleAboveBytes?: number;
-  /** JS heap cap of a worker (V8 old generation), in MiB; default 64. */
+  /**
+   * JS heap cap of a worker (V8 old generation), in MiB; default 512. V8 weighs the WASM memory a
+   * decode grows against this cap too: at 64 MiB a 4 MB, 1000×1000 PNG already killed the worker.
+   */
   maxHeapMb?: number;
   /** Process RSS in bytes; default `Deno.memoryUsage().rss`. */
   rss?: () => number;
@@ -114,6 +117,9 @@ const MIB = 1024 * 1024;
 const WATCH_MS = 5;
 const WORKER_URL = new URL("./image_worker.ts", import.meta.url);
 
+/** Default JS heap cap of a worker, in MiB: room for the largest legal decode (16.8 MP). */
+export const DEFAULT_MAX_HEAP_MB = 512;
+
 /**
  * Starts a pool: its workers begin loading at once; jobs wait until one is ready.
  *
@@ -132,7 +138,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   const maxQueue = options.maxQueue ?? 32;
   const maxJobMemory = options.maxJobMemoryBytes ?? 256 * MIB;
   const recycleAbove = options.recycleAboveBytes ?? 64 * MIB;
-  const maxHeapMb = options.maxHeapMb ?? 64;
+  const maxHeapMb = options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB;
   const rss = options.rss ?? (() => Deno.memoryUsage().rss);
   const queue: Pending[] = [];
   const slots = new Set<Slot>();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ImageCoreError, type ImageCoreErrorCode } from "../imagecore/mod.ts";
+import { encodeRgba, ImageCoreError, type ImageCoreErrorCode } from "../imagecore/mod.ts";
 import { startImagePool } from "../imagecore/image_pool.ts";
 import { flatImage } from "./support/logo_fixtures.ts";
 
@@ -115,4 +115,21 @@ Deno.test("image pool: the queue is bounded; close rejects what waits and stops 
   await assert.rejects(running, refusedWith("internal", /pool closed/));
   await assert.rejects(waiting, refusedWith("internal", /pool closed/));
   await assert.rejects(pool.probe(SVG), refusedWith("internal", /pool closed/));
+});
+
+Deno.test("image pool: a legitimate 4 MB, 1000×1000 PNG decodes under the default JS heap cap", async () => {
+  // Noise, so the PNG stays large: 1000×1000 RGBA compresses to about 4 MB.
+  const side = 1000;
+  const pixels = new Uint8Array(side * side * 4);
+  crypto.getRandomValues(pixels.subarray(0, 65_536));
+  for (let i = 65_536; i < pixels.length; i++) pixels[i] = pixels[i % 65_536] ^ (i & 0xff);
+  const png = encodeRgba(pixels, side, side, "png");
+  assert.ok(png.length > 3_000_000, `the PNG is ${png.length} bytes`);
+  // A generous deadline: only the JS heap cap can fail this, not a slow machine. The RSS watchdog
+  // is off here: it measures the whole test process, which other tests in this file have grown.
+  await using pool = startImagePool({ deadlineMs: 60_000, maxJobMemoryBytes: Infinity });
+  await pool.ready();
+  const out = await pool.transform(png, { width: 128 });
+  assert.equal(out.width, 128);
+  assert.equal(out.height, 128);
 });
