@@ -11,6 +11,7 @@ import type { SourceFormat } from "../../imagecore/mod.ts";
 import { concat, interestingWords, mutateBytes, type Mutated, writeWord } from "./mutate_bytes.ts";
 import type { Rng } from "./rng.ts";
 import { dibFields, type Field, fieldsOf, segmentsOf } from "./structure.ts";
+import { crc32 } from "node:zlib";
 
 const DIMS = [
   0,
@@ -139,15 +140,6 @@ function reshuffle(
     }
   }
   return { bytes: concat([head, ...parts, tail]), note };
-}
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
 }
 
 /** Recomputes the CRC of every chunk that lies within the file. */

@@ -5,6 +5,7 @@
  * @module
  */
 import sharp, { type Sharp } from "sharp";
+import { crc32 } from "node:zlib";
 
 /** RGBA colour, 0–255 each. */
 export type Rgba = [number, number, number, number];
@@ -96,15 +97,6 @@ export function icoOf(entries: { png: Uint8Array; side: number }[]): Uint8Array 
     offset += png.length;
   });
   return out;
-}
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
 }
 
 /** A PNG signature and a valid IHDR claiming `width`×`height` RGBA, and nothing after. */
