@@ -45,6 +45,20 @@ function plainSite(paths: string[]) {
   return startSite(routes);
 }
 
+/** Discovery of acme.test over `kv`, its https side on `httpsPort` and its http side on `httpPort`. */
+function acmeDiscovery(kv: Deno.Kv, httpsPort: number, httpPort: number) {
+  return createDiscovery({
+    imaging: IN_PROCESS,
+    kv,
+    store: new LogoStore(kv),
+    connectTo: parseConnectTo(
+      `acme.test:443:127.0.0.1:${httpsPort},acme.test:80:127.0.0.1:${httpPort}`,
+    ),
+    resolve: noDns,
+    caCerts: [CERT],
+  });
+}
+
 Deno.test("downgrade: safeFetch refuses a redirect from https to http, without its query", async () => {
   const secure = httpsSite({
     "/i.png": () => Response.redirect("http://acme.test/plain.png?k=secret", 302),
@@ -80,16 +94,7 @@ Deno.test("downgrade: an icon on an https page redirecting to http is refused, n
   const plain = plainSite(["/plain.png", "/favicon.ico", "/apple-touch-icon.png"]);
   const kv = await Deno.openKv(":memory:");
   try {
-    const discovery = createDiscovery({
-      imaging: IN_PROCESS,
-      kv,
-      store: new LogoStore(kv),
-      connectTo: parseConnectTo(
-        `acme.test:443:127.0.0.1:${secure.port},acme.test:80:127.0.0.1:${plain.port}`,
-      ),
-      resolve: noDns,
-      caCerts: [CERT],
-    });
+    const discovery = acmeDiscovery(kv, secure.port, plain.port);
     const outcome = await discovery.discover("acme.test");
     assert.equal(outcome.page, "https://acme.test/");
     assert.equal(outcome.status, "not-found");
@@ -115,16 +120,7 @@ Deno.test("downgrade: an http:// icon declared by an https page is fetched over 
   const plain = plainSite(["/i.png"]);
   const kv = await Deno.openKv(":memory:");
   try {
-    const discovery = createDiscovery({
-      imaging: IN_PROCESS,
-      kv,
-      store: new LogoStore(kv),
-      connectTo: parseConnectTo(
-        `acme.test:443:127.0.0.1:${secure.port},acme.test:80:127.0.0.1:${plain.port}`,
-      ),
-      resolve: noDns,
-      caCerts: [CERT],
-    });
+    const discovery = acmeDiscovery(kv, secure.port, plain.port);
     const outcome = await discovery.discover("acme.test");
     assert.equal(outcome.status, "stored");
     assert.equal(outcome.source, "https://acme.test/i.png");
@@ -147,15 +143,7 @@ Deno.test("downgrade: a site without https is still read over http (an http:// s
   refused.close();
   const kv = await Deno.openKv(":memory:");
   try {
-    const discovery = createDiscovery({
-      imaging: IN_PROCESS,
-      kv,
-      store: new LogoStore(kv),
-      connectTo: parseConnectTo(
-        `acme.test:443:127.0.0.1:${closed},acme.test:80:127.0.0.1:${plain.port}`,
-      ),
-      resolve: noDns,
-    });
+    const discovery = acmeDiscovery(kv, closed, plain.port);
     const outcome = await discovery.discover("acme.test");
     assert.equal(outcome.status, "stored");
     assert.equal(outcome.source, "http://acme.test/i.png");
