@@ -221,9 +221,11 @@ export function transform(input: Uint8Array, options: TransformOptions = {}): Tr
   let source = input;
   let sourceWidth = width;
   if (isSvg(input)) {
-    // Rasterised at the exact output size by the SVG module; the resize step then has no work.
+    // Rasterised at the output size by the SVG module, so the resize step has no work — unless
+    // drawing that large passes the SVG work budget: then it is drawn narrower (down to a quarter)
+    // and scaled up here to the width asked.
     const png = svg.call(() => svgGlue.svg_rasterize(input, width));
-    sourceWidth = new DataView(png.buffer, png.byteOffset).getUint32(0, true);
+    sourceWidth = width || new DataView(png.buffer, png.byteOffset).getUint32(0, true);
     source = png.subarray(12);
   }
   const out = core.call(() =>

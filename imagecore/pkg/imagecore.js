@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=9e88b23a760d4206fd4ca6acd166039096692550709e142a151501ae9c4b04a8 wasm-sha256=29918b0173a360147686bead661f3bff9a362bda03fae2cf2507380278fa38ca
+// imagecore-build: source-sha256=6209df28d7e683c54fa62429a316b807467417c3998fdf6893a1589c5636e478 wasm-sha256=29918b0173a360147686bead661f3bff9a362bda03fae2cf2507380278fa38ca
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=9e88b23a760d4206fd4ca6acd166039096692550709e142a151501ae9c4b04a8 wasm-sha256=0c372d48a077a72f388a639c176d55febf720ad34604271b5be38a1728e0f0b5
+// imagecore-build: source-sha256=6209df28d7e683c54fa62429a316b807467417c3998fdf6893a1589c5636e478 wasm-sha256=64e214d945b6cbc98d3b87b9bbdce35b7d2e3172bf24536fc00a785f3b408ec4
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

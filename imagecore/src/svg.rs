@@ -74,14 +74,16 @@ pub fn size(tree: &Tree) -> (u32, u32) {
 }
 
 /// Parses, sizes and rasterises `input` to a PNG of `width` px (0: the intrinsic width), height
-/// by the aspect ratio. The PNG is an intermediate for the raster module, so it is compressed
-/// fast rather than small.
+/// by the aspect ratio — or narrower, down to a quarter, when drawing at that width would pass the
+/// pixel-work budget ([`svg_budget::fit`]); the caller scales it to the width asked. The PNG is
+/// an intermediate for the raster module, so it is compressed fast rather than small.
 pub fn rasterize_png(input: &[u8], width: u32) -> Result<(Vec<u8>, u32, u32)> {
     let tree = parse(input)?;
     let (src_width, src_height) = size(&tree);
     let target = if width == 0 { src_width } else { width };
     let (width, height) = output_size(src_width, src_height, target)?;
-    let pixels = rasterize(&tree, width, height)?;
+    let (width, height) = svg_budget::fit(&tree, width, height)?;
+    let pixels = draw(&tree, width, height)?;
     let mut out = Vec::with_capacity(pixels.len() / 4);
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Rgba);
@@ -96,19 +98,21 @@ pub fn rasterize_png(input: &[u8], width: u32) -> Result<(Vec<u8>, u32, u32)> {
     Ok((out, width, height))
 }
 
-/// Rasterises to straight-alpha RGBA8 at exactly `width`×`height`.
-pub fn rasterize(tree: &Tree, width: u32, height: u32) -> Result<Vec<u8>> {
+fn scale_to(tree: &Tree, width: u32, height: u32) -> Transform {
+    let size = tree.size();
+    Transform::from_scale(width as f32 / size.width(), height as f32 / size.height())
+}
+
+/// Draws a tree, already fitted to the budgets at this size ([`svg_budget::fit`]), to
+/// straight-alpha RGBA8 at exactly `width`×`height`.
+fn draw(tree: &Tree, width: u32, height: u32) -> Result<Vec<u8>> {
     let mut pixmap = Pixmap::new(width, height).ok_or_else(|| {
         Error::new(
             ErrorCode::InvalidArgument,
             "Cannot rasterise SVG: bad output size",
         )
     })?;
-    let size = tree.size();
-    let transform =
-        Transform::from_scale(width as f32 / size.width(), height as f32 / size.height());
-    svg_budget::check(tree, transform, width, height)?;
-    resvg::render(tree, transform, &mut pixmap.as_mut());
+    resvg::render(tree, scale_to(tree, width, height), &mut pixmap.as_mut());
     let mut pixels = pixmap.take();
     for pixel in pixels.chunks_exact_mut(4) {
         let alpha = u32::from(pixel[3]);

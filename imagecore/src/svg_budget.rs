@@ -7,13 +7,14 @@
 //! - apply more than [`MAX_FILTER_PRIMITIVES`] filter primitives;
 //! - hold more than [`MAX_LAYER_PIXELS`] pixels of layers, pattern tiles, clip and mask buffers
 //!   and filter results at once (memory);
-//! - cost more than [`MAX_PIXEL_WORK`] units of work, a unit being about one pixel visited by one
-//!   pass (time): covered area of every fill and stroke (times its paint's cost: translucent
-//!   colours, gradients and patterns are slower; five times inside a clip path),
-//!   scanlines crossed by every edge, layer
-//!   compositing, and each filter primitive's region times its per-pixel cost (a blur's five box
-//!   passes, a morphology's window, a convolution's kernel, turbulence's octaves, a merge's
-//!   inputs);
+//! - cost more than [`MAX_PIXEL_WORK`] units of work, a unit being about a nanosecond of the WASM
+//!   module's time (calibrated in WASM at 1200 px, see docs/svg.md): a fixed cost per path,
+//!   the covered area of every fill and stroke (times its paint's cost: translucent colours,
+//!   gradients and patterns are slower; five times inside a clip path), scanlines crossed by
+//!   every edge, layer compositing, and each filter primitive's region times its per-pixel cost
+//!   (a blur's box passes, a morphology's window, a convolution's kernel, turbulence's octaves, a
+//!   merge's inputs) — [`fit`] then draws such a tree smaller instead, down to a quarter of the
+//!   width;
 //! - put a point or a stroke (its width times its miter limit) further than
 //!   [`MAX_DEVICE_COORD`] pixels from the origin, or compute a non-finite transform: tiny-skia
 //!   panics rasterising such geometry (a `stroke-width="1e30"`).
@@ -31,10 +32,15 @@ pub const MAX_PATH_SEGMENTS: u64 = 250_000;
 pub const MAX_FILTER_PRIMITIVES: u64 = 64;
 /// Most pixels held at once in layers, tiles, clip/mask buffers and filter results (4 bytes each).
 pub const MAX_LAYER_PIXELS: f64 = 48.0 * 1024.0 * 1024.0;
-/// Most units of pixel work. A unit is about a nanosecond of resvg's time natively (weights
-/// measured with the corpus of tests/svg_hostile.rs; WASM is slower): 2e9 is a couple of
-/// seconds.
-pub const MAX_PIXEL_WORK: f64 = 2e9;
+/// Most units of pixel work in one render. A unit is about a nanosecond of the WASM module's time
+/// on a 2-core machine (weights measured in WASM at 1200 px: docs/svg.md), so a render is about
+/// half a second at most, leaving the model's error room under the 1-s bar the fuzzer holds.
+pub const MAX_PIXEL_WORK: f64 = 5e8;
+/// Narrowest fraction of the asked width [`fit`] draws at before refusing.
+pub const MIN_FIT_SCALE: f64 = 0.25;
+/// Fixed work per path drawn (building, flattening and dispatching it): 5000 circles of half a
+/// pixel took 86 ms in WASM.
+const PATH: f64 = 17_000.0;
 /// Furthest a point or a stroke may reach from the origin, in output pixels.
 pub const MAX_DEVICE_COORD: f32 = 4_194_304.0;
 /// Work per pixel of a layer (allocated, drawn into, composited with a bilinear shader).
@@ -44,22 +50,25 @@ const CLIP_OR_MASK: f64 = 30.0;
 /// Work per region pixel of any filter primitive (copies, colour-space conversion, result), on
 /// top of the primitive's own cost.
 const FILTER_PRIMITIVE: f64 = 50.0;
-/// Work per scanline an edge of a fill crosses (four sub-scanlines of anti-aliasing).
-const FILL_EDGE: f64 = 100.0;
+/// Work per scanline an edge of a fill crosses (four sub-scanlines of anti-aliasing): 5000
+/// circles of 66 px radius took 550 ms in WASM, 200 of 480 px 215 ms — 1.2 µs per pixel of
+/// radius beyond the area.
+const FILL_EDGE: f64 = 250.0;
 /// Work per scanline an edge of a stroke's outline crosses (two sides).
-const STROKE_EDGE: f64 = 200.0;
+const STROKE_EDGE: f64 = 500.0;
 /// A clip path's child costs this many times the same fill drawn normally: resvg clears it out
 /// of the clip buffer with the `Clear` blend mode, off tiny-skia's fast pipeline (measured in
 /// WASM at 800 px: 1000 circles of r = 175 px took 1.9 s in a clip path, 0.46 s drawn).
 const CLIP_CHILD: f64 = 5.0;
-/// Work per covered pixel of a fill or stroke by its paint, relative to an opaque colour: measured
-/// in WASM at 800 px with 500 rects of 800 × 200 px (opaque 129 ms, translucent 595 ms, radial
-/// gradient 1.7 s, linear gradient 2.4 s): blending and shading run off tiny-skia's fast path.
+/// Work per pixel of a fill's or stroke's bounding box by its paint, measured in WASM at 1200 px
+/// over full-canvas shapes: an anti-aliased opaque path about 2 ns per pixel (a plain rect is
+/// faster, 0.5), translucent 7.3–8.6, a pattern 12, a linear gradient 15, a radial one 29 —
+/// blending and shading run off tiny-skia's fast path.
 fn paint_cost(paint: &Paint, opacity: f32) -> f64 {
     match paint {
-        Paint::Color(_) if opacity >= 1.0 => 1.0,
-        Paint::Color(_) => 5.0,
-        _ => 20.0, // gradients and patterns
+        Paint::Color(_) if opacity >= 1.0 => 2.0,
+        Paint::Color(_) => 10.0,
+        _ => 30.0, // gradients and patterns
     }
 }
 /// resvg clips layers and filter regions to five times the canvas each way.
@@ -73,6 +82,8 @@ struct Walk {
     work: f64,
     /// Multiplier of a fill's or stroke's cost: [`CLIP_CHILD`] inside a clip path, else 1.
     draw: f64,
+    /// Whether the walk stopped at [`MAX_PIXEL_WORK`] (the one limit drawing smaller relieves).
+    over_work: bool,
 }
 
 fn area(rect: Option<NonZeroRect>) -> f64 {
@@ -95,6 +106,7 @@ impl Walk {
     fn spend(&mut self, work: f64) -> Result<()> {
         self.work += work;
         if self.work > MAX_PIXEL_WORK {
+            self.over_work = true;
             return Err(too_complex(format!(
                 "over {MAX_PIXEL_WORK:.0} units of pixel work at this size"
             )));
@@ -283,6 +295,7 @@ impl Walk {
             .transform(ts)
             .map_or(0.0, |r| f64::from(r.width()) * f64::from(r.height()));
         self.segments += data.verbs().len() as u64;
+        self.spend(self.draw * PATH)?;
         if let Some(fill) = path.fill() {
             let shade = paint_cost(fill.paint(), fill.opacity().get());
             self.spend(self.draw * (shade * device_bounds.min(target) + FILL_EDGE * scanlines))?;
@@ -322,6 +335,10 @@ impl Walk {
 /// Refuses a tree over any budget when drawn with `transform` onto a `width`×`height` canvas.
 /// Returns the units of pixel work it will cost.
 pub fn check(tree: &Tree, transform: Transform, width: u32, height: u32) -> Result<f64> {
+    walk(tree, transform, width, height).0
+}
+
+fn walk(tree: &Tree, transform: Transform, width: u32, height: u32) -> (Result<f64>, bool) {
     let canvas = f64::from(width) * f64::from(height);
     let mut walk = Walk {
         canvas,
@@ -330,7 +347,32 @@ pub fn check(tree: &Tree, transform: Transform, width: u32, height: u32) -> Resu
         primitives: 0,
         work: 0.0,
         draw: 1.0,
+        over_work: false,
     };
-    walk.children(tree.root(), check_transform(transform)?, canvas, 0, 0.0)?;
-    Ok(walk.work)
+    let walked = check_transform(transform)
+        .and_then(|ts| walk.children(tree.root(), ts, canvas, 0, 0.0))
+        .map(|()| walk.work);
+    (walked, walk.over_work)
+}
+
+/// The size to draw a tree at for a `width`×`height` output: that size when it is within every
+/// budget; when only [`MAX_PIXEL_WORK`] is passed, the largest of a few smaller sizes (down to
+/// [`MIN_FIT_SCALE`] of the width) within it, so that a costly logo is drawn smaller and scaled
+/// up rather than refused. Any other limit, or work still over at the smallest size, is refused.
+pub fn fit(tree: &Tree, width: u32, height: u32) -> Result<(u32, u32)> {
+    let size = tree.size();
+    let mut refusal = None;
+    for scale in [1.0, 0.85, 0.7, 0.6, 0.5, 0.35, MIN_FIT_SCALE] {
+        let w = ((f64::from(width) * scale).round() as u32).max(1);
+        let h = ((f64::from(height) * scale).round() as u32).max(1);
+        let ts = Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());
+        match walk(tree, ts, w, h) {
+            (Ok(_), _) => return Ok((w, h)),
+            (Err(e), true) => {
+                refusal.get_or_insert(e);
+            }
+            (Err(e), false) => return Err(refusal.unwrap_or(e)),
+        }
+    }
+    Err(refusal.unwrap_or_else(|| too_complex("no size within the budget")))
 }

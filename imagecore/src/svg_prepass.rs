@@ -21,6 +21,12 @@ pub const MAX_SVG_ELEMENTS: u64 = 20_000;
 pub const MAX_SVG_DEPTH: usize = 64;
 /// An `<image>` counts as one more element per this many bytes of its `href`.
 pub const IMAGE_HREF_BYTES: u64 = 1024;
+/// Largest radius of a circle, ellipse or rounded rect, in user units: past any device size.
+pub const MAX_RADIUS: f32 = 1e15;
+/// Largest `feMorphology` radius in user units (in `objectBoundingBox` units: 1), past
+/// `svg_filter_range`'s device limit at any sane scale: usvg unwraps the radius times the
+/// element's box as a finite f32.
+pub const MAX_MORPHOLOGY_RADIUS: f32 = 1e6;
 /// Most XML nodes (elements, text, comments) the parser builds.
 const MAX_XML_NODES: u32 = 200_000;
 
@@ -109,6 +115,45 @@ impl<'a, 'input> Expansion<'a, 'input> {
             if order.split([' ', ',', '\t', '\n', '\r']).any(huge) {
                 return Err(too_complex("a convolution order over 4096"));
             }
+        }
+        // usvg unwraps these as finite positive f32s: "3.5e38" is infinite as an f32, and a
+        // morphology radius is multiplied by the element's size first.
+        let bounded = |attribute: &str, limit: f32, what: &str| {
+            let value = node.attribute(attribute).unwrap_or("");
+            let out = |n: &str| {
+                let unit = |c: char| c.is_ascii_alphabetic() || c == '%';
+                n.trim_end_matches(unit)
+                    .parse::<f32>()
+                    .is_ok_and(|v| v.is_nan() || v.abs() > limit)
+            };
+            match value.split([' ', ',', '\t', '\n', '\r']).any(out) {
+                true => Err(too_complex(format!("a {what} out of range"))),
+                false => Ok(()),
+            }
+        };
+        if ["circle", "ellipse", "rect"]
+            .iter()
+            .any(|&name| is_element(&node, name))
+        {
+            // tiny-skia's stroker subdivides an arc by its radius: r="1e38" took 1 s to stroke
+            // for the bounding box usvg computes while building the tree.
+            for attribute in ["r", "rx", "ry"] {
+                bounded(attribute, MAX_RADIUS, "radius")?;
+            }
+        }
+        if is_element(&node, "feTurbulence") {
+            bounded("baseFrequency", f32::MAX, "turbulence frequency")?;
+        }
+        if is_element(&node, "feMorphology") {
+            // In `objectBoundingBox` units (perhaps inherited through `href`) a radius is a
+            // fraction of the box, and past 1 it covers the whole box anyway.
+            let filter = node.parent_element();
+            let fraction = filter.is_some_and(|f| {
+                f.attribute("primitiveUnits") == Some("objectBoundingBox")
+                    || f.attributes().any(|a| a.name() == "href")
+            });
+            let limit = if fraction { 1.0 } else { MAX_MORPHOLOGY_RADIUS };
+            bounded("radius", limit, "morphology radius")?;
         }
         if self.marker_cost > 0 {
             let vertices = match node.tag_name().name() {

@@ -124,7 +124,7 @@ fn the_fuzzed_5000_gradient_rects_are_over_the_work_budget_at_800_px() {
 }
 
 #[test]
-fn the_fuzzed_merge_of_5000_nodes_is_over_the_work_budget_at_128_px() {
+fn the_fuzzed_merge_of_5000_nodes_is_over_the_work_budget_at_128_px_and_drawn_narrower() {
     // deno task fuzz, seed 2024, iteration 1774: 1.2 s in WASM; each input is composited.
     let merge = |nodes: usize| {
         format!(
@@ -132,9 +132,13 @@ fn the_fuzzed_merge_of_5000_nodes_is_over_the_work_budget_at_128_px() {
             "<feMergeNode/>".repeat(nodes)
         )
     };
-    let error = rasterize_png(merge(5000).as_bytes(), 128).expect_err("refused");
+    let tree = imagecore::svg::parse(merge(5000).as_bytes()).expect("parse");
+    let at_128 = resvg::tiny_skia::Transform::from_scale(4.0, 4.0);
+    let error = imagecore::svg_budget::check(&tree, at_128, 128, 128).expect_err("over");
     assert_eq!(error.code, ErrorCode::TooLarge, "{}", error.message);
     assert!(error.message.contains("pixel work"), "{}", error.message);
+    let (_, width, _) = rasterize_png(merge(5000).as_bytes(), 128).expect("drawn narrower");
+    assert!((32..128).contains(&width), "drawn at {width} px");
     let (_, width, _) = rasterize_png(merge(3).as_bytes(), 128).expect("renders");
     assert_eq!(width, 128);
 }

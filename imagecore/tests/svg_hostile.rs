@@ -5,6 +5,7 @@
 
 use imagecore::error::{Error, ErrorCode};
 use imagecore::svg::rasterize_png;
+use imagecore::svg_budget::{check, fit, MAX_PIXEL_WORK};
 use std::time::{Duration, Instant};
 
 const LOGO_BODY: &str = r##"
@@ -28,7 +29,10 @@ fn doc(body: &str) -> String {
 /// Rasterises at `width` and expects a refusal by a budget, quickly.
 fn too_complex(svg: &str, width: u32) -> Error {
     let start = Instant::now();
-    let error = rasterize_png(svg.as_bytes(), width).expect_err("must be refused");
+    let error = match rasterize_png(svg.as_bytes(), width) {
+        Ok((_, w, h)) => panic!("must be refused, was drawn at {w}×{h}"),
+        Err(error) => error,
+    };
     assert_eq!(error.code, ErrorCode::TooLarge, "{}", error.message);
     assert!(
         error
@@ -158,8 +162,10 @@ fn filter_regions_too_large_for_memory_are_refused() {
             ),
             1200,
         );
+        // Over the work budget at full size; at every narrower size, over the layer memory.
         assert!(
-            error.message.contains("pixels of layers"),
+            error.message.contains("pixels of layers")
+                || error.message.contains("units of pixel work"),
             "{}",
             error.message
         );
@@ -189,11 +195,10 @@ fn filter_primitives_over_the_work_budget_are_refused() {
         128
     )
     .is_ok());
-    // At 2192 px the same blur is over the budget.
-    too_complex(
-        &filtered(r#"<feGaussianBlur stdDeviation="1e6"/>"#, ""),
-        2192,
-    );
+    // At 2192 px the same blur is over the work budget: it is drawn narrower.
+    let svg = filtered(r#"<feGaussianBlur stdDeviation="1e6"/>"#, "");
+    let (_, w, _) = rasterize_png(svg.as_bytes(), 2192).expect("drawn narrower");
+    assert!((548..2192).contains(&w), "drawn at {w} px");
 }
 
 #[test]
@@ -281,12 +286,75 @@ fn a_normal_logo_renders_at_the_largest_size() {
 }
 
 #[test]
-fn the_normal_logo_is_within_every_budget_at_4096_px() {
-    // Checked, not drawn: a debug build takes a minute to draw 4096 × 4096.
+fn the_normal_logo_is_drawn_full_size_at_1200_px_and_at_least_a_quarter_at_4096() {
+    // Fitted, not drawn: a debug build takes a minute to draw 4096 × 4096.
     let tree = imagecore::svg::parse(doc(LOGO_BODY).as_bytes()).expect("parse");
-    let transform = resvg::tiny_skia::Transform::from_scale(40.96, 40.96);
-    let work = imagecore::svg_budget::check(&tree, transform, 4096, 4096).expect("within budget");
-    assert!(work > 0.0);
+    assert_eq!(fit(&tree, 1200, 1200).expect("fits"), (1200, 1200));
+    let (w, h) = fit(&tree, 4096, 4096).expect("fits");
+    assert!(w == h && w >= 1024, "drawn at {w}×{h}");
+}
+
+#[test]
+fn a_costly_svg_is_drawn_narrower_within_the_budget_and_scaled_by_the_caller() {
+    // 30 full-canvas gradients: 1.4 s in WASM at 1200 px, over the work budget.
+    let body = r##"<defs><linearGradient id="g" x2="1" y2="1"><stop offset="0" stop-color="#f80"/><stop offset="1" stop-color="#08f"/></linearGradient></defs>"##
+        .to_string()
+        + &r#"<rect width="100" height="100" fill="url(#g)"/>"#.repeat(30);
+    let svg = doc(&body);
+    let tree = imagecore::svg::parse(svg.as_bytes()).expect("parse");
+    let at = |w: u32| resvg::tiny_skia::Transform::from_scale(w as f32 / 100.0, w as f32 / 100.0);
+    let over = check(&tree, at(1200), 1200, 1200).expect_err("over the budget at 1200 px");
+    assert!(
+        over.message.contains("units of pixel work"),
+        "{}",
+        over.message
+    );
+    let (png, w, h) = rasterize_png(svg.as_bytes(), 1200).expect("drawn narrower");
+    assert!((300..1200).contains(&w) && w == h, "drawn at {w}×{h}");
+    let work = check(&tree, at(w), w, h).expect("within the budget where drawn");
+    assert!(work <= MAX_PIXEL_WORK);
+    let image = image::load_from_memory(&png).expect("decode").to_rgba8();
+    assert_eq!(image.dimensions(), (w, h));
+}
+
+#[test]
+fn a_morphology_radius_overflowing_an_f32_is_refused_not_a_panic() {
+    for (units, radius) in [("userSpaceOnUse", "3.5e38"), ("objectBoundingBox", "1e6")] {
+        let svg = doc(&format!(
+            r##"<filter id="f" primitiveUnits="{units}"><feMorphology radius="{radius}"/></filter><rect width="1e36" height="1e36" filter="url(#f)"/>"##
+        ));
+        let error = too_complex(&svg, 64);
+        assert!(error.message.contains("radius"), "{}", error.message);
+    }
+}
+
+#[test]
+fn past_a_quarter_of_the_width_a_costly_svg_is_refused() {
+    // 2000 full-canvas linear gradients: over the budget even at 300 px.
+    let body = r##"<defs><linearGradient id="g"><stop offset="0" stop-color="#f80"/><stop offset="1" stop-color="#08f"/></linearGradient></defs>"##
+        .to_string()
+        + &r#"<rect width="100" height="100" fill="url(#g)"/>"#.repeat(2000);
+    let error = too_complex(&doc(&body), 1200);
+    assert!(
+        error.message.contains("units of pixel work"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn thousands_of_style_rules_over_thousands_of_elements_are_refused_before_usvg_matches_them() {
+    // usvg matches every rule against every element: 2.3 s to `probe` in WASM.
+    let rules: String = (0..3000).map(|i| format!(".c{i}{{fill:#333}}")).collect();
+    let svg = doc(&format!(
+        "<style>{rules}</style>{}",
+        r#"<rect class="a" width="1" height="1"/>"#.repeat(15_000)
+    ));
+    let start = Instant::now();
+    let error = imagecore::svg::parse(svg.as_bytes()).expect_err("refused");
+    assert_eq!(error.code, ErrorCode::TooLarge, "{}", error.message);
+    assert!(error.message.contains("style rules"), "{}", error.message);
+    assert!(start.elapsed() < Duration::from_secs(20));
 }
 
 /// Every numeric attribute of every filter primitive, and of the filter region, set to extreme
@@ -330,7 +398,7 @@ fn extreme_filter_primitive_numbers_are_refused_or_rendered_not_a_panic() {
         r#"primitiveUnits="objectBoundingBox""#,
     ];
     let mut panics = Vec::new();
-    for value in ["3e9", "-3.5e38", "1e7"] {
+    for value in ["3e9", "-3.5e38", "3.5e38", "1e7"] {
         for primitive in primitives {
             for region in regions {
                 let svg = filtered(&primitive.replace('V', value), &region.replace('V', value))
@@ -356,4 +424,19 @@ fn extreme_filter_primitive_numbers_are_refused_or_rendered_not_a_panic() {
         panics.len(),
         panics.join("\n")
     );
+}
+
+#[test]
+fn a_radius_near_the_f32_limit_is_refused_before_usvg_strokes_it() {
+    // usvg strokes every path for its bounding box; tiny-skia subdivides an arc by its radius.
+    for shape in [
+        r#"<circle cx="34" cy="16" r="1e38" fill="none" stroke="red" stroke-width="3"/>"#,
+        r#"<ellipse cx="50" cy="37" rx="40" ry="1e38px" stroke="red"/>"#,
+        r#"<rect width="100" height="1e38" rx="1e37" stroke="red"/>"#,
+    ] {
+        let start = Instant::now();
+        let error = imagecore::svg::parse(doc(shape).as_bytes()).expect_err("refused");
+        assert!(error.message.contains("radius"), "{}", error.message);
+        assert!(start.elapsed() < Duration::from_secs(20));
+    }
 }

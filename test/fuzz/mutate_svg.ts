@@ -100,6 +100,18 @@ function insertBeforeEnd(text: string, snippet: string): string {
   return at < 0 ? text + snippet : text.slice(0, at) + snippet + text.slice(at);
 }
 
+/**
+ * Largest growth of one mutation, in characters: past imagecore's 1-MiB SVG limit every input is
+ * refused by its length, so growing further only costs the fuzzer time (nesting a 300-KB
+ * document 5000 times once took 35 s to generate, reported as a hang).
+ */
+const MAX_GROWTH = 2 * 1024 * 1024;
+
+/** `times` copies of `length` characters, fewer when that would grow past {@link MAX_GROWTH}. */
+function grown(times: number, length: number): number {
+  return Math.max(1, Math.min(times, Math.floor(MAX_GROWTH / Math.max(1, length))));
+}
+
 /** One textual mutation of an SVG document. */
 export function mutateSvg(input: Uint8Array, context: SvgContext, rng: Rng): Mutated {
   let text = new TextDecoder().decode(input);
@@ -117,14 +129,14 @@ export function mutateSvg(input: Uint8Array, context: SvgContext, rng: Rng): Mut
     case 1: {
       const range = elementAt(text, rng);
       if (!range) return { bytes: input, note: "no element" };
-      const times = rng.pick([2, 10, 100, 1000, 5000]);
       const element = text.slice(range[0], range[1]);
+      const times = grown(rng.pick([2, 10, 100, 1000, 5000]), element.length);
       text = text.slice(0, range[1]) + element.repeat(times) + text.slice(range[1]);
       note = `duplicate <${element.slice(1, 12)}… ×${times}`;
       break;
     }
     case 2: {
-      const depth = rng.pick([10, 100, 256, 1000, 5000]);
+      let depth = rng.pick([10, 100, 256, 1000, 5000]);
       const tag = rng.pick([
         "g",
         `g transform="scale(1.01)"`,
@@ -135,6 +147,7 @@ export function mutateSvg(input: Uint8Array, context: SvgContext, rng: Rng): Mut
       const open = text.indexOf(">", text.search(/<svg[\s>]/)) + 1;
       const end = text.lastIndexOf("</svg>");
       if (open <= 0 || end < open) return { bytes: input, note: "no root" };
+      depth = grown(depth, 2 * tag.length + 5);
       text = text.slice(0, open) + `<${tag}>`.repeat(depth) + text.slice(open, end) +
         `</${name}>`.repeat(depth) + text.slice(end);
       note = `nest in <${tag}> ×${depth}`;

@@ -233,6 +233,47 @@ export function hostileSvgs(): HostileSvg[] {
       ),
     },
     {
+      // deno task fuzz, seed 2024, iteration 744: 1.8 s at 1200 px before the work weights were
+      // measured in WASM; now drawn narrower within the budget and scaled up.
+      name: "1000 stroked circles",
+      svg: `<svg ${NS} width="48" height="32" viewBox="0 0 48 32">` +
+        `<circle cx="34" cy="16" r="10" fill="none" stroke="#e8453c" stroke-width="3"/>`
+          .repeat(1000) +
+        `</svg>`,
+    },
+    {
+      name: "30 full-canvas gradients",
+      svg: svgDoc(
+        `<linearGradient id="g" x2="1" y2="1"><stop offset="0" stop-color="#f80"/>` +
+          `<stop offset="1" stop-color="#08f"/></linearGradient>` +
+          `<rect width="100" height="100" fill="url(#g)"/>`.repeat(30),
+      ),
+    },
+    {
+      // usvg unwrapped the infinite f32 as a positive frequency: a trap.
+      name: "turbulence baseFrequency 3.5e38",
+      svg: svgDoc(
+        `<filter id="f"><feTurbulence baseFrequency="3.5e38" seed="-3.5e38"/></filter>` +
+          `<rect width="100" height="100" filter="url(#f)"/>`,
+      ),
+    },
+    {
+      // usvg unwrapped the radius times the element's box as finite: a trap.
+      name: "morphology radius 1e6 of a 1e36 box",
+      svg: svgDoc(
+        `<filter id="f" primitiveUnits="objectBoundingBox"><feMorphology radius="1e6"/>` +
+          `</filter><rect width="1e36" height="1e36" filter="url(#f)"/>`,
+      ),
+    },
+    {
+      // usvg matches every rule against every element: 2.3 s to probe.
+      name: "3000 style rules over 15 000 elements",
+      svg: svgDoc(
+        `<style>${Array.from({ length: 3000 }, (_, i) => `.c${i}{fill:#333}`).join("")}</style>` +
+          `<rect class="a" width="1" height="1"/>`.repeat(15_000),
+      ),
+    },
+    {
       name: "nested SVG image used 2000 times",
       svg: svgDoc(
         `<defs><image id="i" width="100" height="100" href="data:image/svg+xml;base64,${
