@@ -107,7 +107,7 @@ async function admin(kv: string, args: string[]): Promise<Record<string, unknown
 /** A fresh server on a fresh KV holding one logo and one key whose limit is never reached. */
 async function startServer(dir: string) {
   const kv = join(dir, "store.kv");
-  const key = await admin(kv, ["key", "create", "--limit", "10000000", "--window", "60"]);
+  const key = await admin(kv, ["--init", "key", "create", "--limit", "10000000", "--window", "60"]);
   const logo = join(dir, "normal.png");
   await Deno.writeFile(logo, flatLogo());
   await admin(kv, ["logo", "add", "normal.example", logo]);

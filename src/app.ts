@@ -6,7 +6,7 @@
  * (`request_target.ts`) → parse the request target (`request_options.ts`) → authenticate
  * (`authenticate.ts`, then `key_restrictions.ts`) → limit (`limit_request.ts`) → resolve
  * (`resolve_logo.ts`) → render (`render_variant.ts`) → respond (`respond.ts`). One `catch` turns an `HttpError` into its answer and anything else into a
- * logged 500.
+ * logged 500. `/healthz` and `/readyz` (`readiness.ts`) are answered before the parse step.
  *
  * @example
  * ```ts
@@ -33,6 +33,7 @@ import { HttpError } from "./http_error.ts";
 import { checkKeyRestrictions } from "./key_restrictions.ts";
 import { limitRequest } from "./limit_request.ts";
 import { createRateLimiter, type RateLimitDecision, type RateLimiter } from "./rate_limiter.ts";
+import { createProbes } from "./readiness.ts";
 import { createRenderer, type TaggedVariant } from "./render_variant.ts";
 import { createRequestParser } from "./request_options.ts";
 import { createHostCheck } from "./request_target.ts";
@@ -47,6 +48,7 @@ import {
 import { safeLog } from "./safe_log.ts";
 import { KeyStore } from "./store/key_store.ts";
 import { LogoStore } from "./store/logo_store.ts";
+import type { StoreCheck } from "./store/store_identity.ts";
 import {
   DEFAULT_VARIANT_CACHE_BYTES,
   VariantCache,
@@ -75,6 +77,8 @@ export interface AppDeps {
   sharedCacheMaxAgeSeconds?: number;
   /** Where unexpected errors are reported; default `console.error`. Never receives a token. */
   log?: Log;
+  /** For `/readyz`: whether the store file is still the one opened (`storeFileCheck`). */
+  checkStore?: StoreCheck;
 }
 
 /** Counters of a running application. */
@@ -138,6 +142,7 @@ export function createApp(deps: AppDeps): App {
   const checkHost = createHostCheck();
   const parseRequest = createRequestParser();
   const cachePolicy = createCachePolicy(deps.sharedCacheMaxAgeSeconds);
+  const probes = createProbes({ kv, checkStore: deps.checkStore, log });
 
   async function handler(request: Request): Promise<Response> {
     const method = request.method;
@@ -157,6 +162,9 @@ export function createApp(deps: AppDeps): App {
       if (method !== "GET" && method !== "HEAD") {
         throw new HttpError(405, "Method not allowed", { Allow: ALLOWED_METHODS });
       }
+      // `/healthz`, `/readyz`: no dot, so never a domain
+      const probe = probes.answer(method, request.url);
+      if (probe !== undefined) return await probe;
       // parse
       const parsed = parseRequest(request);
       // authenticate

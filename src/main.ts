@@ -17,6 +17,17 @@ import { discoveryEnabled, startDiscoveryService } from "./discovery/service.ts"
 import { safeLog } from "./safe_log.ts";
 import { seedIfEmpty } from "./seed.ts";
 import { DEFAULT_KV_PATH, kvLocation, openKv } from "./store/open_kv.ts";
+import {
+  connectionLimits,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  describeLimits,
+  MAX_DEFAULT_CONNECTIONS,
+  readDescriptorLimit,
+  RESERVED_DESCRIPTORS,
+} from "./connection_limits.ts";
+import { type ConnectionServer, serveConnections } from "./serve_connections.ts";
+import { storeFileCheck } from "./store/store_identity.ts";
 
 /** Default port when `PORT` is unset. */
 export const DEFAULT_PORT = 8000;
@@ -44,7 +55,9 @@ export const DISCOVERY_CLOSE_TIMEOUT_MS = 1_000;
 /** What `deno task start --help` prints: every setting `src/` reads from the environment. */
 export const USAGE = `Usage: deno task start [--help]
 
-Serves Logo Lookup: GET /{domain}?token=pk_… answers with the domain's logo.
+Serves Logo Lookup: GET /{domain}?token=pk_… answers with the domain's logo; GET /healthz
+(200 while serving) and GET /readyz (200, or 503 when the store does not answer or its file was
+deleted or replaced) are the probes.
 Settings, all read from the environment:
 
   PORT                  TCP port to listen on (default ${DEFAULT_PORT}; 0 picks a free port).
@@ -57,6 +70,14 @@ Settings, all read from the environment:
                         and discovery retries after 1 min, 2, 4 … up to 1 h.
   LOGO_CONNECT_TO       host:port:address:port,… send discovery's connections for host:port to
                         address:port instead (private deployments, tests).
+  LOGO_MAX_CONNECTIONS  Most client connections held at once; at the cap the oldest one with no
+                        request being answered is closed for a new one (default: what the
+                        open-file limit leaves after ${RESERVED_DESCRIPTORS} descriptors, at most ${MAX_DEFAULT_CONNECTIONS}).
+  LOGO_HEADERS_TIMEOUT_MS
+                        A client must send its whole request within this many ms (default
+                        ${DEFAULT_HEADERS_TIMEOUT_MS}); else 408 and the connection is closed.
+  LOGO_IDLE_TIMEOUT_MS  A keep-alive connection with no request for this many ms (plus about
+                        1 s) is closed (default ${DEFAULT_IDLE_TIMEOUT_MS}).
 
 SIGINT or SIGTERM stops it within a few seconds: in-flight requests finish, unspent rate-limit
 quota is given back (given up after ${
@@ -95,42 +116,26 @@ export async function main(): Promise<void> {
   // Settings are checked before anything is opened, so a typo costs nothing.
   discoveryEnabled(Deno.env.get("LOGO_DISCOVERY"));
   parseConnectTo(Deno.env.get("LOGO_CONNECT_TO"));
+  const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
   const kv = await openKv(location);
+  const checkStore = storeFileCheck(location); // the file opened, for /readyz
   const demo = await seedIfEmpty(kv);
   const discovery = startDiscoveryService(kv, (name) => Deno.env.get(name), {
     closeTimeoutMs: DISCOVERY_CLOSE_TIMEOUT_MS,
     log: safeLog(console.error), // no query string or token in a log line (src/safe_log.ts)
   });
   await discovery?.ready(); // imagecore loaded in the image worker before the first request
-  const app = createApp({ kv, discover: discovery?.discover });
+  const app = createApp({ kv, discover: discovery?.discover, checkStore });
 
   let stopping: Promise<void> | undefined;
-  let server: Deno.HttpServer;
-  try {
-    server = Deno.serve({
-      port,
-      onListen({ hostname, port }) {
-        const host = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
-        const base = `http://${host}:${port}`;
-        console.log(`Logo Lookup listening on ${base} (KV: ${location})`);
-        if (demo !== null) {
-          console.log(`${demo.created ? "Created a demo key and logos." : "Demo key:"} Try:`);
-          console.log(`  ${base}${demo.path}`);
-        }
-      },
-    }, app.handler);
-  } catch (error) {
-    await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
-    kv.close();
-    throw listenError(port, error);
-  }
-
+  // Not Deno.serve: no timeouts, and running out of descriptors ends it (serve_connections.ts).
+  const serving = serveConnections({ port, limits }, app.handler);
   // Every step that may wait on KV is bounded: a KV that stopped answering cannot hold the
   // process (the entry point exits once this is done, whatever KV calls are still pending).
   const stop = () => {
     stopping ??= (async () => {
       console.log("Stopping…");
-      await server.shutdown();
+      await serving.then((server) => server.shutdown(), () => undefined);
       if (await within(app.close(), QUOTA_RETURN_TIMEOUT_MS) === "timeout") {
         console.error("KV did not take unspent rate-limit quota back in time; it expires.");
       }
@@ -138,8 +143,33 @@ export async function main(): Promise<void> {
       kv.close();
     })();
   };
+  // Installed before listening: a signal right after the "listening" line stops it cleanly
+  // (without a listener, SIGTERM's default action ends the process with status 143).
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
+  let server: ConnectionServer;
+  try {
+    server = await serving;
+    const { hostname } = server.addr;
+    const host = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
+    const base = `http://${host}:${server.addr.port}`;
+    console.log(`Logo Lookup listening on ${base} (KV: ${location})`);
+    console.log(describeLimits(limits));
+    if (demo !== null) {
+      console.log(`${demo.created ? "Created a demo key and logos." : "Demo key:"} Try:`);
+      console.log(`  ${base}${demo.path}`);
+    }
+  } catch (error) {
+    Deno.removeSignalListener("SIGINT", stop);
+    Deno.removeSignalListener("SIGTERM", stop);
+    stopping ??= (async () => {
+      await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
+      kv.close();
+    })();
+    await stopping;
+    throw listenError(port, error);
+  }
+
   await server.finished;
   await stopping;
   Deno.removeSignalListener("SIGINT", stop);

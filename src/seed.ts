@@ -5,9 +5,14 @@
  * The demo key is random like every key — there is no fixed, well-known key. It is remembered in
  * KV (`["meta", "demo"]`) so later starts can print the same URL while the key is not revoked.
  *
+ * Only a store that never held data is seeded: seeding, and finding keys or logos, records
+ * `["meta", "initialized"]` (`store/store_meta.ts`), and a store with that marker stays empty if
+ * its keys and logos were deleted — a line says so instead of printing a demo URL.
+ *
  * @example
  * ```ts
  * import { seedIfEmpty } from "./seed.ts";
+ * const kv = await Deno.openKv(":memory:");
  * const demo = await seedIfEmpty(kv);
  * if (demo) console.log(`http://localhost:8000${demo.path}`);
  * ```
@@ -16,6 +21,13 @@
 import { renderDemoLogos } from "./demo_logos.ts";
 import { KeyStore } from "./store/key_store.ts";
 import { LogoStore } from "./store/logo_store.ts";
+import {
+  DEMO_KEY,
+  hasHeldData,
+  INITIALIZED_KEY,
+  initializedMarker,
+  recordIfHoldsData,
+} from "./store/store_meta.ts";
 
 /** What {@link seedIfEmpty} returns for main.ts to print. */
 export interface DemoInfo {
@@ -35,9 +47,15 @@ export interface DemoInfo {
 export interface SeedOptions {
   /** Epoch-ms clock for the created records; default `Date.now`. */
   clock?: () => number;
+  /** Where the line about an emptied store goes; default `console.log`. */
+  log?: (line: string) => void;
 }
 
-const DEMO_MARKER: Deno.KvKey = ["meta", "demo"];
+/** Printed at start-up instead of a demo URL when a store that held data is empty. */
+export const EMPTIED_STORE_MESSAGE = "The store has held data and is now empty (no keys, no " +
+  "logos): no demo key is made. Create keys with `deno task admin key create`.";
+
+const DEMO_MARKER = DEMO_KEY;
 
 interface DemoMarker {
   keyId: string;
@@ -46,9 +64,11 @@ interface DemoMarker {
 }
 
 /**
- * Seeds an empty store and returns the demo key and domains. On a store that is not empty,
- * returns the demo created earlier if its key is still live, else `null` (nothing is created).
- * Safe when several instances start at once on the same KV: one demo key wins.
+ * Seeds an empty store that never held data and returns the demo key and domains. On a store
+ * that is not empty, records that it has held data and returns the demo created earlier if its
+ * key is still live, else `null` (nothing is created). On an empty store that has held data,
+ * logs {@link EMPTIED_STORE_MESSAGE} and returns `null`. Safe when several instances start at
+ * once on the same KV: one demo key wins.
  */
 export async function seedIfEmpty(
   kv: Deno.Kv,
@@ -56,7 +76,14 @@ export async function seedIfEmpty(
 ): Promise<DemoInfo | null> {
   const keys = new KeyStore(kv, options);
   const logos = new LogoStore(kv, options);
-  if (!(await keys.isEmpty()) || !(await logos.isEmpty())) return await existingDemo(kv, keys);
+  if (!(await keys.isEmpty()) || !(await logos.isEmpty())) {
+    await recordIfHoldsData(kv, { by: "server", clock: options.clock });
+    return await existingDemo(kv, keys);
+  }
+  if (await hasHeldData(kv)) {
+    (options.log ?? console.log)(EMPTIED_STORE_MESSAGE);
+    return null;
+  }
 
   const { key } = await keys.create({});
   const demoLogos = renderDemoLogos();
@@ -69,6 +96,7 @@ export async function seedIfEmpty(
   const claimed = await kv.atomic()
     .check({ key: DEMO_MARKER, versionstamp: null })
     .set(DEMO_MARKER, marker)
+    .set(INITIALIZED_KEY, initializedMarker("seed", options.clock))
     .commit();
   if (!claimed.ok) {
     // Another instance seeded at the same moment: keep its key, drop ours.

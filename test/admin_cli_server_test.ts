@@ -22,7 +22,7 @@ Deno.test("keys and logos made with the admin CLI are served by the app on the s
       join(logosDir, "example.org.jpg"),
       flatImage(64, 64, [0, 0, 200, 255], "jpeg"),
     );
-    const imported = await runAdminCli(kvPath, ["logo", "import", logosDir]);
+    const imported = await runAdminCli(kvPath, ["--init", "logo", "import", logosDir]);
     assert.equal(imported.code, 0, imported.stderr);
 
     const open = await runAdminJson<CreatedKey>(kvPath, ["key", "create"]);

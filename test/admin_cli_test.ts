@@ -50,6 +50,7 @@ Deno.test("admin key create prints the key once and stores only the secret's has
   await withTempDir(async (dir) => {
     const kvPath = join(dir, "store.kv");
     const created = await runAdminJson<CreatedKey>(kvPath, [
+      "--init",
       "key",
       "create",
       "--plan",
@@ -88,6 +89,7 @@ Deno.test("admin key create prints the key once and stores only the secret's has
 Deno.test("admin key create with --limit and --window makes a custom plan", async () => {
   await withTempDir(async (dir) => {
     const created = await runAdminJson<CreatedKey>(join(dir, "s.kv"), [
+      "--init",
       "key",
       "create",
       "--limit",
@@ -107,7 +109,7 @@ Deno.test("admin key create with --limit and --window makes a custom plan", asyn
 Deno.test("admin key revoke and key attribution change the stored key", async () => {
   await withTempDir(async (dir) => {
     const kvPath = join(dir, "s.kv");
-    const a = await runAdminJson<CreatedKey>(kvPath, ["key", "create", "--attribution"]);
+    const a = await runAdminJson<CreatedKey>(kvPath, ["--init", "key", "create", "--attribution"]);
     const recorded = await runAdminJson<Record<string, unknown>>(kvPath, [
       "key",
       "attribution",
@@ -155,7 +157,8 @@ Deno.test("admin bad arguments print the usage, exit 2 and write nothing", async
       ["logo", "list", "extra"],
     ];
     for (const args of cases) {
-      const result = await runAdminCli(kvPath, args);
+      // --init: a bad command line is refused whether or not the store exists
+      const result = await runAdminCli(kvPath, ["--init", ...args]);
       assert.equal(result.code, 2, `${JSON.stringify(args)}: ${result.stderr}`);
       assert.match(result.stderr, /^error: .+\n\nUsage: deno task admin/, JSON.stringify(args));
       assert.equal(result.stdout, "", JSON.stringify(args));
@@ -187,7 +190,7 @@ Deno.test("admin logo import stores DOMAIN.EXT files, reports and skips a bad on
     await Deno.writeFile(join(logos, "broken.example.png"), new TextEncoder().encode("nope"));
     await Deno.writeTextFile(join(logos, "README.txt"), "not a logo");
 
-    const first = await runAdminCli(kvPath, ["logo", "import", logos]);
+    const first = await runAdminCli(kvPath, ["--init", "logo", "import", logos]);
     assert.equal(first.code, 1, "a failed file makes the exit status 1");
     const summary = JSON.parse(first.stdout);
     assert.equal(summary.imported, 3);
@@ -220,6 +223,7 @@ Deno.test("admin logo add, rm and list", async () => {
     const file = join(dir, "acme.png");
     await Deno.writeFile(file, flatImage(64, 32, [10, 20, 30, 255]));
     const added = await runAdminJson<Record<string, unknown>>(kvPath, [
+      "--init",
       "logo",
       "add",
       "WWW.Acme.Example.",
@@ -268,7 +272,7 @@ Deno.test("admin logo import takes DOMAIN.svg, as logo add does", async () => {
     const logos = join(dir, "logos");
     await Deno.mkdir(logos);
     await Deno.writeTextFile(join(logos, "vector.example.svg"), SVG_LOGO);
-    const result = await runAdminCli(kvPath, ["logo", "import", logos]);
+    const result = await runAdminCli(kvPath, ["--init", "logo", "import", logos]);
     assert.equal(result.code, 0, result.stderr);
     const summary = JSON.parse(result.stdout);
     assert.deepEqual([summary.imported, summary.skipped, summary.failed], [1, [], []]);
@@ -297,7 +301,7 @@ Deno.test("admin logo add and import refuse a truncated JPEG with imagecore's re
     await Deno.mkdir(logos);
     const file = join(logos, "cut.example.jpg");
     await Deno.writeFile(file, truncatedJpeg());
-    const added = await runAdminCli(kvPath, ["logo", "add", "cut.example", file]);
+    const added = await runAdminCli(kvPath, ["--init", "logo", "add", "cut.example", file]);
     assert.equal(added.code, 1, `a truncated JPEG was stored: ${added.stdout}`);
     assert.match(added.stderr, /cut\.example\.jpg: Cannot decode image: \S/);
     const imported = await runAdminCli(kvPath, ["logo", "import", logos]);

@@ -36,7 +36,8 @@ Deno.test("an import killed halfway leaves only complete logos and a re-run fini
       await Deno.writeFile(join(logosDir, name), noiseImage(256, 256, i + 1));
     }
 
-    const child = adminCommand(kvPath, ["logo", "import", logosDir], { stdout: "null" }).spawn();
+    const child = adminCommand(kvPath, ["--init", "logo", "import", logosDir], { stdout: "null" })
+      .spawn();
     const output = lines(child.stderr);
     const imported = /\] imported /;
     const progress = await readUntil(output, (line) => imported.test(line));

@@ -3,6 +3,11 @@
  * (`LOGO_KV`). JSON results on stdout, messages and progress on stderr; exit status 0 ok,
  * 1 failed, 2 bad command line (then nothing has been written). See `usage.ts` for the commands.
  *
+ * A store file that does not exist is not created (the server expects an existing one; a typo in
+ * `LOGO_KV` or a deleted file would otherwise leave keys in a new store no server reads) unless
+ * `--init` is given. Every run that finds keys or logos in the store records that the store has
+ * held data (`store/store_meta.ts`), so the server never seeds demo data into it again.
+ *
  * @example
  * ```sh
  * deno task admin key create --plan pro --allow https://app.example.com
@@ -10,7 +15,8 @@
  * ```
  * @module
  */
-import { kvLocation, openKv } from "../store/open_kv.ts";
+import { isKvFile, kvLocation, openKv, storeFileExists } from "../store/open_kv.ts";
+import { recordIfHoldsData } from "../store/store_meta.ts";
 import type { AdminCommand } from "./io.ts";
 import { parseKeyCommand } from "./key_commands.ts";
 import { parseLogoCommand } from "./logo_commands.ts";
@@ -51,8 +57,29 @@ export function parseAdminArgs(args: string[]): AdminCommand | "help" {
   }
 }
 
+/** The option that lets the CLI create a store file that does not exist yet. */
+export const INIT_OPTION = "--init";
+
+/**
+ * Takes the global `--init` out of `args` (anywhere before a `--`); the rest is the command.
+ *
+ * @example
+ * ```ts
+ * import { takeInitOption } from "./main.ts";
+ * takeInitOption(["--init", "key", "create"]); // { init: true, args: ["key", "create"] }
+ * ```
+ */
+export function takeInitOption(args: string[]): { init: boolean; args: string[] } {
+  const end = args.indexOf("--");
+  const options = end < 0 ? args : args.slice(0, end);
+  const rest = options.filter((arg) => arg !== INIT_OPTION);
+  if (rest.length === options.length) return { init: false, args };
+  return { init: true, args: end < 0 ? rest : [...rest, ...args.slice(end)] };
+}
+
 /** Runs the admin CLI on `args` and resolves to its exit status. */
-export async function runAdmin(args: string[], env: AdminEnvironment): Promise<number> {
+export async function runAdmin(givenArgs: string[], env: AdminEnvironment): Promise<number> {
+  const { init, args } = takeInitOption(givenArgs);
   let command: AdminCommand | "help";
   try {
     command = parseAdminArgs(args);
@@ -65,15 +92,25 @@ export async function runAdmin(args: string[], env: AdminEnvironment): Promise<n
     env.stdout(USAGE);
     return 0;
   }
+  const location = kvLocation(env.kvLocation);
   let kv: Deno.Kv;
+  let created = false;
   try {
-    kv = await openKv(kvLocation(env.kvLocation));
+    created = init && isKvFile(location) && !(await storeFileExists(location));
+    kv = await openKv(location, { createFile: init });
   } catch (error) {
     env.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
   try {
-    return await command.run({ kv, ...env });
+    // Before and after: a store with data from an interrupted run is marked before this command
+    // could delete it all, and one this command filled is marked at once.
+    await recordIfHoldsData(kv, { by: "admin" });
+    try {
+      return await command.run({ kv, ...env });
+    } finally {
+      await recordIfHoldsData(kv, { by: "admin" });
+    }
   } catch (error) {
     if (error instanceof UsageError) {
       env.stderr(`error: ${error.message}\n\n${USAGE}`);
@@ -83,6 +120,8 @@ export async function runAdmin(args: string[], env: AdminEnvironment): Promise<n
     return 1;
   } finally {
     kv.close();
+    // Last, so that an error message still starts the output.
+    if (created) env.stderr(`Created a new, empty store at LOGO_KV=${location}.\n`);
   }
 }
 

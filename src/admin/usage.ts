@@ -30,6 +30,8 @@ Logos:
 Plans: free, starter, pro, enterprise (src/plans.ts). --allow takes https://app.example.com,
 example.com or *.example.com and may be repeated.
 Environment: LOGO_KV (default ./data/logo-lookup.kv; an https:// URL with DENO_KV_ACCESS_TOKEN).
+  --init (before or after the command) creates the store file if LOGO_KV names none; without it
+  a missing store file is refused (exit status 1) and nothing is created.
 Output: JSON on stdout, messages on stderr. Exit status: 0 ok, 1 failed, 2 bad command line.
 `;
 

@@ -7,6 +7,11 @@
  * - `https://…`: a remote KV (Deno Deploy KV Connect), authenticated by `DENO_KV_ACCESS_TOKEN`;
  * - `:memory:`: a throwaway in-memory store.
  *
+ * `deno task start` creates a missing store file (the newcomer's first run); the admin CLI opens
+ * with `{ createFile: false }` and so refuses to make a new, empty store where a server expects an
+ * existing one, unless it is run with `--init`. Neither creates a store file next to SQLite's
+ * `-wal`/`-shm` files of a deleted one.
+ *
  * @example
  * ```ts
  * import { kvLocation, openKv } from "./open_kv.ts";
@@ -30,16 +35,52 @@ export function isRemoteKv(location: string): boolean {
   return /^https?:\/\//i.test(location);
 }
 
+/** Whether `location` names a local store file (not `:memory:`, not a remote KV). */
+export function isKvFile(location: string): boolean {
+  return location !== ":memory:" && !isRemoteKv(location);
+}
+
+/** Options of {@link openKv}. */
+export interface OpenKvOptions {
+  /**
+   * Whether a local store file that does not exist is created (with its directory); default
+   * `true`. With `false` a missing file is refused and nothing is created. `:memory:` and remote
+   * KVs are unaffected.
+   */
+  createFile?: boolean;
+}
+
 /**
  * Opens the KV at `location` (see {@link kvLocation}), creating the directory of a local file.
  *
  * @throws {Error} a message naming `LOGO_KV` (and `DENO_KV_ACCESS_TOKEN` for a remote KV), what
  * is wrong and what to do, e.g. "Cannot open the store at LOGO_KV=/dev/null/x.kv: /dev/null is
- * not a directory. Set LOGO_KV to a file path in a writable directory."
+ * not a directory. Set LOGO_KV to a file path in a writable directory." With `createFile: false`
+ * and no file at `location`: "Cannot open the store at LOGO_KV=…: no store file exists there. Run
+ * again with --init to create a new, empty store." Whatever the options, no store file but its
+ * `-wal` or `-shm` file: "Cannot open the store at LOGO_KV=…: no store file exists there, but
+ * ….kv-wal and ….kv-shm do (…). Stop the servers using it and move those files away before
+ * creating a store."
  */
-export async function openKv(location: string): Promise<Deno.Kv> {
+export async function openKv(location: string, options: OpenKvOptions = {}): Promise<Deno.Kv> {
   const setting = `LOGO_KV=${location}`;
-  if (location !== ":memory:" && !isRemoteKv(location)) {
+  if (isKvFile(location)) {
+    if (!(await storeFileExists(location))) {
+      const leftovers = await leftoverFiles(location);
+      if (leftovers.length > 0) {
+        throw new Error(
+          `Cannot open the store at ${setting}: no store file exists there, but ` +
+            `${leftovers.join(" and ")} do (left by a store file deleted while a server had it ` +
+            "open?). Stop the servers using it and move those files away before creating a store.",
+        );
+      }
+      if (options.createFile === false) {
+        throw new Error(
+          `Cannot open the store at ${setting}: no store file exists there. Run again with ` +
+            "--init to create a new, empty store.",
+        );
+      }
+    }
     const directory = dirname(location);
     try {
       await Deno.mkdir(directory, { recursive: true });
@@ -52,6 +93,33 @@ export async function openKv(location: string): Promise<Deno.Kv> {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot open the store at ${setting}: ${openProblem(location, reason)}`);
+  }
+}
+
+/**
+ * SQLite's companions of the store file `path` that exist (`-wal`, `-shm`, `-journal`). Without
+ * the store file they belong to a deleted store still open in some process; SQLite would mix them
+ * into a new store at the path ("disk I/O error", or worse).
+ */
+async function leftoverFiles(path: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const suffix of ["-wal", "-shm", "-journal"]) {
+    if (await storeFileExists(path + suffix)) found.push(path + suffix);
+  }
+  return found;
+}
+
+/**
+ * Whether anything exists at the store file path `path`. Only "not found" counts as absent: any
+ * other failure (no permission…) is left for `Deno.openKv` to report with its own message.
+ */
+export async function storeFileExists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    return true;
   }
 }
 

@@ -1,6 +1,8 @@
 /**
- * The real application over a real socket for integration tests: `Deno.serve` on port 0 of
- * 127.0.0.1, a fresh in-memory Deno KV (or one you pass), and one API key.
+ * The real application over a real socket for integration tests: the production serving path
+ * (`serveConnections` of `src/serve_connections.ts`, Node's HTTP server, as `src/main.ts` uses it)
+ * on port 0 of 127.0.0.1, with the default timeouts, a fresh in-memory Deno KV (or one you pass),
+ * and one API key.
  *
  * @example
  * ```ts
@@ -12,7 +14,13 @@
  * @module
  */
 import { type App, type AppDeps, createApp } from "../../src/app.ts";
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  MAX_DEFAULT_CONNECTIONS,
+} from "../../src/connection_limits.ts";
 import { normalizeDomain } from "../../src/domain.ts";
+import { serveConnections } from "../../src/serve_connections.ts";
 import { type ApiKey, KeyStore } from "../../src/store/key_store.ts";
 import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
 
@@ -87,7 +95,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     attribution: options.attribution,
   });
   const app = createApp({ ...options.app, kv, clock, discover: options.discover });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.handler);
+  const limits = {
+    maxConnections: MAX_DEFAULT_CONNECTIONS,
+    headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS,
+    idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
+  };
+  const server = await serveConnections({ hostname: "127.0.0.1", port: 0, limits }, app.handler);
   const url = `http://127.0.0.1:${server.addr.port}`;
   let closed: Promise<void> | undefined;
 
