@@ -16,37 +16,26 @@
  * ```
  * @module
  */
+import {
+  DEFAULT_FORMAT,
+  isLogoFormat,
+  isLogoTheme,
+  LOGO_FORMATS,
+  type LogoFormat,
+  type LogoTheme,
+} from "../src/logo_options.ts";
+import { markupStart } from "./markup_start.ts";
+import { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS } from "./refusals.ts";
 import * as glue from "./pkg/imagecore.js";
 import * as svgGlue from "./pkg/imagecore_svg.js";
 
 /** Formats imagecore can decode. */
 export type SourceFormat = "png" | "jpeg" | "gif" | "webp" | "ico" | "bmp" | "svg";
-/** Formats imagecore can encode. */
-export type OutputFormat = "png" | "webp" | "jpeg";
-/** Background a themed logo will be shown on. */
-export type Theme = "light" | "dark";
-
-/** Why imagecore refused an input. */
-export type ImageCoreErrorCode =
-  | "unsupported_format"
-  | "corrupt"
-  | "too_large"
-  | "invalid_argument"
-  | "timeout"
-  | "busy"
-  | "internal";
-
-/** The one error imagecore throws: a machine-readable `code` and a readable message. */
-export class ImageCoreError extends Error {
-  /** Machine-readable reason, stable across versions. */
-  readonly code: ImageCoreErrorCode;
-  /** Creates an error with a `code` and a message such as "Cannot decode image: corrupt data". */
-  constructor(code: ImageCoreErrorCode, message: string) {
-    super(message);
-    this.name = "ImageCoreError";
-    this.code = code;
-  }
-}
+/** Formats imagecore can encode: the logo formats of `src/logo_options.ts`. */
+export type OutputFormat = LogoFormat;
+/** Background a themed logo will be shown on: the logo themes of `src/logo_options.ts`. */
+export type Theme = LogoTheme;
+export { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS };
 
 /** Options of {@link transform}. */
 export interface TransformOptions {
@@ -84,12 +73,11 @@ export interface ProbeResult {
   height: number;
 }
 
-/** Refusal limits, checked before any pixel buffer is allocated. */
-export const LIMITS: Readonly<{ inputBytes: number; sourcePixels: number; outputSide: number }> =
-  Object.freeze({ inputBytes: 10 * 1024 * 1024, sourcePixels: 16_800_000, outputSide: 4096 });
-
 const SOURCE_FORMATS: readonly SourceFormat[] = ["png", "jpeg", "gif", "webp", "ico", "bmp", "svg"];
-const OUTPUT_FORMATS: readonly OutputFormat[] = ["png", "webp", "jpeg"];
+/** Code of each output format across the WASM boundary (Rust `OutputFormat::from_code`). */
+const FORMAT_CODES: Readonly<Record<OutputFormat, number>> = { png: 0, webp: 1, jpeg: 2 };
+/** Code of each theme across the WASM boundary; 0 is no theme. */
+const THEME_CODES: Readonly<Record<Theme, number>> = { light: 1, dark: 2 };
 const ERROR_CODES: readonly ImageCoreErrorCode[] = [
   "unsupported_format",
   "corrupt",
@@ -167,21 +155,22 @@ const svg = new WasmModule(svgGlue, "./pkg/imagecore_svg_bg.wasm");
  * handed to the WASM sniffer: raster sources are not copied into WASM twice per call.
  */
 function isSvg(input: Uint8Array): boolean {
-  let i = input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? 3 : 0;
-  while (i < input.length && (input[i] === 0x20 || (input[i] >= 0x09 && input[i] <= 0x0d))) i++;
-  return input[i] === 0x3c && core.call(() => glue.is_svg(input));
+  return markupStart(input) >= 0 && core.call(() => glue.is_svg(input));
 }
 
 function checkInput(input: Uint8Array): void {
   if (!(input instanceof Uint8Array)) {
     throw new ImageCoreError("invalid_argument", "Cannot decode image: input must be a Uint8Array");
   }
-  if (input.length > LIMITS.inputBytes) {
-    throw new ImageCoreError(
-      "too_large",
-      `Cannot decode image: ${input.length} bytes exceeds the ${LIMITS.inputBytes}-byte limit`,
-    );
+  checkInputSize(input.length);
+}
+
+/** The wire code of `format`, or the `invalid_argument` refusal of an unknown one. */
+function formatCode(format: unknown): number {
+  if (!isLogoFormat(format)) {
+    throw new ImageCoreError("invalid_argument", `Cannot encode image: unknown format "${format}"`);
   }
+  return FORMAT_CODES[format];
 }
 
 function readU32(view: DataView, offset: number): number {
@@ -195,7 +184,8 @@ function readU32(view: DataView, offset: number): number {
  * @throws {ImageCoreError} `unsupported_format`, `corrupt`, `too_large` or `invalid_argument`.
  * @example
  * ```ts
- * const { bytes, width, height } = transform(png, { width: 64, theme: "dark" });
+ * const png = encodeRgba(new Uint8Array(4 * 256 * 128), 256, 128);
+ * const { bytes, width, height } = transform(png, { width: 64, theme: "dark" }); // 64 × 32
  * ```
  */
 export function transform(input: Uint8Array, options: TransformOptions = {}): TransformResult {
@@ -209,15 +199,11 @@ export function transform(input: Uint8Array, options: TransformOptions = {}): Tr
       );
     }
   }
-  const format = options.format ?? "png";
-  const formatCode = OUTPUT_FORMATS.indexOf(format);
-  if (formatCode < 0) {
-    throw new ImageCoreError("invalid_argument", `Cannot encode image: unknown format "${format}"`);
-  }
-  const themeCode = options.theme === undefined ? 0 : options.theme === "light" ? 1 : 2;
-  if (options.theme !== undefined && options.theme !== "light" && options.theme !== "dark") {
+  const format = formatCode(options.format ?? DEFAULT_FORMAT);
+  if (options.theme !== undefined && !isLogoTheme(options.theme)) {
     throw new ImageCoreError("invalid_argument", `Cannot theme image: unknown theme`);
   }
+  const themeCode = options.theme === undefined ? 0 : THEME_CODES[options.theme];
   let source = input;
   let sourceWidth = width;
   if (isSvg(input)) {
@@ -229,14 +215,14 @@ export function transform(input: Uint8Array, options: TransformOptions = {}): Tr
     source = png.subarray(12);
   }
   const out = core.call(() =>
-    glue.transform(source, sourceWidth, options.greyscale === true, themeCode, formatCode)
+    glue.transform(source, sourceWidth, options.greyscale === true, themeCode, format)
   );
   // Layout: u32 width, u32 height, u8 format, u8 inverted, 2 bytes padding, then the image.
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   return {
     width: readU32(view, 0),
     height: readU32(view, 4),
-    format: OUTPUT_FORMATS[out[8]],
+    format: LOGO_FORMATS.find((name) => FORMAT_CODES[name] === out[8])!,
     inverted: out[9] === 1,
     bytes: out.subarray(12),
   };
@@ -248,6 +234,7 @@ export function transform(input: Uint8Array, options: TransformOptions = {}): Tr
  * @throws {ImageCoreError} `unsupported_format` or `corrupt`.
  * @example
  * ```ts
+ * const bytes = await Deno.readFile("logo.png");
  * const { format, width, height } = probe(bytes);
  * ```
  */
@@ -344,11 +331,8 @@ export function encodeRgba(
   pixels: Uint8Array,
   width: number,
   height: number,
-  format: OutputFormat = "png",
+  format: OutputFormat = DEFAULT_FORMAT,
 ): Uint8Array {
-  const formatCode = OUTPUT_FORMATS.indexOf(format);
-  if (formatCode < 0) {
-    throw new ImageCoreError("invalid_argument", `Cannot encode image: unknown format "${format}"`);
-  }
-  return core.call(() => glue.encode_rgba(pixels, width, height, formatCode));
+  const code = formatCode(format);
+  return core.call(() => glue.encode_rgba(pixels, width, height, code));
 }

@@ -10,7 +10,10 @@
  *
  * @example
  * ```ts
+ * import type { Credential } from "./authenticate.ts";
  * import { checkKeyRestrictions } from "./key_restrictions.ts";
+ *
+ * declare const credential: Credential; // what the authenticate step returned
  * const origin = checkKeyRestrictions(credential, { origin: "https://app.example.com", referer: null });
  * ```
  * @module

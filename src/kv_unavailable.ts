@@ -18,10 +18,22 @@ export const KV_RETRY_AFTER_SECONDS = 2;
 /** How long a KV read on the request path may take before the request gets a 503, by default. */
 export const KV_TIMEOUT_MS = 2_000;
 
-/** The answer to a request that needs KV while KV is failing. */
-export function kvUnavailable(): HttpError {
+/**
+ * The answer to a request that needs KV while KV is failing: 503 `Service unavailable`, with
+ * `Retry-After: retryAfterSeconds` (default {@link KV_RETRY_AFTER_SECONDS}). The rate limiter
+ * passes the seconds left of its back-off.
+ *
+ * @example
+ * ```ts
+ * import { kvUnavailable } from "./kv_unavailable.ts";
+ * const error = kvUnavailable(1);
+ * error.status;                 // 503
+ * error.headers["Retry-After"]; // "1"
+ * ```
+ */
+export function kvUnavailable(retryAfterSeconds: number = KV_RETRY_AFTER_SECONDS): HttpError {
   return new HttpError(503, "Service unavailable", {
-    "Retry-After": String(KV_RETRY_AFTER_SECONDS),
+    "Retry-After": String(retryAfterSeconds),
   });
 }
 

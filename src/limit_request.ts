@@ -7,6 +7,12 @@
  * @example
  * ```ts
  * import { limitRequest } from "./limit_request.ts";
+ * import { createRateLimiter } from "./rate_limiter.ts";
+ * import { KeyStore } from "./store/key_store.ts";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const limiter = createRateLimiter({ kv });
+ * const { key } = await new KeyStore(kv).create({ plan: "free" });
  * const quota = await limitRequest(limiter, key); // quota.remaining, quota.reset
  * ```
  * @module

@@ -16,8 +16,10 @@
  *
  * @module
  */
-import { HttpError } from "./http_error.ts";
+import type { HttpError } from "./http_error.ts";
+import { kvUnavailable } from "./kv_unavailable.ts";
 import { leaseQuota, returnQuota } from "./quota_lease.ts";
+import { rateLimitKey } from "./store/keyspace.ts";
 
 /** The outcome of {@link RateLimiter.take}, ready to become `X-RateLimit-*` headers. */
 export interface RateLimitDecision {
@@ -87,8 +89,6 @@ const FAST_LEASE_MS = 1_000;
 const SHARE_DIVISOR = 4;
 /** While a window is exhausted, how often an instance re-reads KV for given-back quota. */
 const RECHECK_MS = 1_000;
-/** KV prefix of the window counts. */
-const PREFIX = "rate_limit";
 
 /** Local state of one key in its current window. */
 interface WindowState {
@@ -162,11 +162,11 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   function unavailable(now: number): HttpError {
     stats.unavailable++;
     const seconds = secondsUntil(Math.max(unavailableUntil, now), now);
-    return new HttpError(503, "Service unavailable", { "Retry-After": String(seconds) });
+    return kvUnavailable(seconds);
   }
 
   function kvKey(s: WindowState): Deno.KvKey {
-    return [PREFIX, s.keyId, s.windowSeconds, s.index];
+    return rateLimitKey(s.keyId, s.windowSeconds, s.index);
   }
 
   function expireInMs(s: WindowState, now: number): number {

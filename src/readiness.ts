@@ -27,9 +27,10 @@
 import { NO_STORE } from "./cache_policy.ts";
 import { ANY_ORIGIN } from "./cors.ts";
 import { requestTarget } from "./request_target.ts";
+import { SingleFlight } from "./single_flight.ts";
 import type { Log } from "./respond.ts";
 import type { StoreCheck } from "./store/store_identity.ts";
-import { INITIALIZED_KEY } from "./store/store_meta.ts";
+import { INITIALIZED_KEY } from "./store/keyspace.ts";
 
 /** How long the readiness KV read may take before the store counts as not answering. */
 export const READINESS_TIMEOUT_MS = 1_000;
@@ -66,7 +67,7 @@ export interface Probes {
 export function createProbes(deps: ProbeDeps): Probes {
   const timeoutMs = deps.timeoutMs ?? READINESS_TIMEOUT_MS;
   const log = deps.log ?? console.error;
-  let inFlight: Promise<string | undefined> | undefined;
+  const reads = new SingleFlight<"read", string | undefined>();
   let lastReason: string | undefined;
 
   async function readStore(): Promise<{ reason?: string; error?: unknown }> {
@@ -100,8 +101,7 @@ export function createProbes(deps: ProbeDeps): Probes {
   }
 
   function ready(): Promise<string | undefined> {
-    inFlight ??= check().finally(() => inFlight = undefined);
-    return inFlight;
+    return reads.run("read", check);
   }
 
   return {

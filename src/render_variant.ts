@@ -13,23 +13,35 @@
  * @example
  * ```ts
  * import { createRenderer } from "./render_variant.ts";
+ * import { LogoStore } from "./store/logo_store.ts";
+ *
+ * const logos = new LogoStore(await Deno.openKv(":memory:"));
  * const renderer = createRenderer({ logos });
- * const etag = renderer.tag(record, options);
- * const variant = await renderer.render(record, options);
+ * const options = { size: 64, format: "webp", greyscale: false, theme: undefined } as const;
+ * const record = await logos.get("example.com");
+ * if (record !== null) {
+ *   const etag = renderer.tag(record, options);
+ *   const variant = await renderer.render(record, options, etag); // variant.width === 64
+ * }
  * ```
  * @module
  */
 import { transform } from "../imagecore/mod.ts";
 import { guardKv } from "./kv_unavailable.ts";
-import type { LogoFormat, LogoOptions } from "./request_options.ts";
+import { CONTENT_TYPES, DEFAULT_FORMAT, DEFAULT_SIZE } from "./logo_options.ts";
+import type { LogoOptions } from "./request_options.ts";
 import { logoNotFound } from "./resolve_logo.ts";
 import type { LogoRecord, LogoStore, Rendition } from "./store/logo_store.ts";
 import { type Variant, VariantCache } from "./variant_cache.ts";
 
-/** A rendered image with its strong entity tag. */
+/** A rendered image with its strong entity tag and dimensions. */
 export interface TaggedVariant extends Variant {
   /** Strong `ETag`, quoted. */
   readonly etag: string;
+  /** Width of the image in px (sent as `X-Logo-Width`). */
+  readonly width: number;
+  /** Height of the image in px (sent as `X-Logo-Height`). */
+  readonly height: number;
 }
 
 /** The blob read rendering needs from the logo store. */
@@ -66,13 +78,6 @@ export interface Renderer {
  */
 export const RENDER_VERSION = 1;
 
-/** Exact `Content-Type` of each output format. */
-export const CONTENT_TYPES: Readonly<Record<LogoFormat, string>> = Object.freeze({
-  png: "image/png",
-  webp: "image/webp",
-  jpeg: "image/jpeg",
-});
-
 /** Default budget of the source-rendition cache: 32 MiB. */
 export const DEFAULT_SOURCE_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -86,8 +91,8 @@ export interface RenderPlan {
 
 /** Whether `options` are the defaults (128 px PNG, no greyscale, no theme). */
 export function isDefaultRequest(options: LogoOptions): boolean {
-  return options.size === 128 && options.format === "png" && !options.greyscale &&
-    options.theme === undefined;
+  return options.size === DEFAULT_SIZE && options.format === DEFAULT_FORMAT &&
+    !options.greyscale && options.theme === undefined;
 }
 
 /**
@@ -142,8 +147,8 @@ export function createRenderer(options: RendererOptions): Renderer {
 
   async function produce(plan: RenderPlan, opts: LogoOptions, etag: string) {
     if (plan.asStored) {
-      const bytes = await readRendition(plan.rendition);
-      return { bytes, contentType: plan.rendition.type, etag };
+      const { type: contentType, width, height } = plan.rendition;
+      return { bytes: await readRendition(plan.rendition), contentType, etag, width, height };
     }
     const source = await sources.getOrCreate(plan.rendition.hash, async () => ({
       bytes: await readRendition(plan.rendition),
@@ -155,7 +160,8 @@ export function createRenderer(options: RendererOptions): Renderer {
       theme: opts.theme,
       format: opts.format,
     });
-    return { bytes: out.bytes, contentType: CONTENT_TYPES[out.format], etag };
+    const { width, height } = out;
+    return { bytes: out.bytes, contentType: CONTENT_TYPES[out.format], etag, width, height };
   }
 
   return {

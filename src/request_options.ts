@@ -15,12 +15,22 @@
  */
 import { normalizeDomain } from "./domain.ts";
 import { HttpError } from "./http_error.ts";
+import {
+  DEFAULT_FORMAT,
+  DEFAULT_SIZE,
+  FORMAT_RULE,
+  FORMAT_SPELLINGS,
+  GREYSCALE_RULE,
+  GREYSCALE_SPELLINGS,
+  isLogoTheme,
+  type LogoFormat,
+  type LogoTheme,
+  MAX_SECRET_SIZE,
+  MAX_SIZE,
+  sizeRule,
+  THEME_RULE,
+} from "./logo_options.ts";
 import { invalidTarget, requestTarget } from "./request_target.ts";
-
-/** Image encodings the endpoint can answer with. */
-export type LogoFormat = "png" | "webp" | "jpeg";
-/** Background a themed logo is meant for. */
-export type LogoTheme = "light" | "dark";
 
 /** Rendering options of one request, validated. */
 export interface LogoOptions {
@@ -54,39 +64,16 @@ export interface LogoRequest {
   readonly ifNoneMatch: string | null;
 }
 
-/** Width when `size` is not given (spec: 128 px). */
-export const DEFAULT_SIZE = 128;
-/** Largest `size` for a publishable key (spec: 800 px). */
-export const MAX_SIZE = 800;
-/** Largest `size` for a request authenticated with a secret key (spec: 1200 px). */
-export const MAX_SECRET_SIZE = 1200;
-
-/** The default options: a 128-px PNG, no greyscale, no theme. */
+/** The default options: a 128-px PNG, no greyscale, no theme (see `logo_options.ts`). */
 export const DEFAULT_OPTIONS: LogoOptions = Object.freeze({
   size: DEFAULT_SIZE,
   greyscale: false,
   theme: undefined,
-  format: "png",
+  format: DEFAULT_FORMAT,
 });
 
 /** Query parameters the endpoint reads; each may appear at most once. Others are ignored. */
 const KNOWN_PARAMETERS = ["token", "size", "greyscale", "theme", "format"] as const;
-
-const GREYSCALE_VALUES: Readonly<Record<string, boolean>> = {
-  true: true,
-  "1": true,
-  yes: true,
-  false: false,
-  "0": false,
-  no: false,
-};
-
-const FORMAT_VALUES: Readonly<Record<string, LogoFormat>> = {
-  png: "png",
-  webp: "webp",
-  jpeg: "jpeg",
-  jpg: "jpeg",
-};
 
 /** The 400 for a path that is not a valid domain (spec text). */
 export function invalidDomain(): HttpError {
@@ -237,12 +224,12 @@ export function parseOptions(params: URLSearchParams, maxSize: number = MAX_SIZE
     size: sizeValue === null ? DEFAULT_SIZE : parseSize(sizeValue, maxSize),
     greyscale: greyscaleValue === null ? false : parseGreyscale(greyscaleValue),
     theme: themeValue === null ? undefined : parseTheme(themeValue),
-    format: formatValue === null ? "png" : parseFormat(formatValue),
+    format: formatValue === null ? DEFAULT_FORMAT : parseFormat(formatValue),
   };
 }
 
 function parseSize(value: string, maxSize: number): number {
-  const reason = `Invalid size: must be a whole number of pixels from 1 to ${maxSize}`;
+  const reason = `Invalid size: ${sizeRule(maxSize)}`;
   // Digits only: no sign, no decimals, no exponent, no spaces; at most 5 so parsing is exact.
   if (value.length === 0 || value.length > 5) throw new HttpError(400, reason);
   let size = 0;
@@ -257,26 +244,23 @@ function parseSize(value: string, maxSize: number): number {
 
 function parseGreyscale(value: string): boolean {
   const key = value.toLowerCase();
-  if (!Object.hasOwn(GREYSCALE_VALUES, key)) {
-    throw new HttpError(400, "Invalid greyscale: must be true, 1, yes, false, 0 or no");
-  }
-  return GREYSCALE_VALUES[key];
+  if (GREYSCALE_SPELLINGS.true.includes(key)) return true;
+  if (GREYSCALE_SPELLINGS.false.includes(key)) return false;
+  throw new HttpError(400, `Invalid greyscale: ${GREYSCALE_RULE}`);
 }
 
 function parseTheme(value: string): LogoTheme {
   const theme = value.toLowerCase();
-  if (theme !== "light" && theme !== "dark") {
-    throw new HttpError(400, "Invalid theme: must be light or dark");
-  }
+  if (!isLogoTheme(theme)) throw new HttpError(400, `Invalid theme: ${THEME_RULE}`);
   return theme;
 }
 
 function parseFormat(value: string): LogoFormat {
   const key = value.toLowerCase();
-  if (!Object.hasOwn(FORMAT_VALUES, key)) {
-    throw new HttpError(400, "Invalid format: must be png, webp or jpeg");
+  if (!Object.hasOwn(FORMAT_SPELLINGS, key)) {
+    throw new HttpError(400, `Invalid format: ${FORMAT_RULE}`);
   }
-  return FORMAT_VALUES[key];
+  return FORMAT_SPELLINGS[key];
 }
 
 /** Whether an `Authorization` header value presents a secret key (`Bearer sk_…`). */

@@ -20,6 +20,7 @@ import { lookupChain } from "./domain.ts";
 import { HttpError } from "./http_error.ts";
 import { guardKv } from "./kv_unavailable.ts";
 import type { LogoRecord, LogoStore } from "./store/logo_store.ts";
+import { SingleFlight } from "./single_flight.ts";
 import { TtlCache } from "./ttl_cache.ts";
 
 /** The lookup resolution needs from the logo store. */
@@ -83,7 +84,7 @@ export function createResolver(options: ResolverOptions): Resolver {
     clock: options.clock,
     load: (domain) => guardKv(() => logos.get(domain), { log }),
   });
-  const discovering = new Map<string, Promise<void>>();
+  const discovering = new SingleFlight<string, void>();
   const chains = new Map<string, readonly string[]>();
 
   async function firstInChain(chain: readonly string[]): Promise<ResolvedLogo | null> {
@@ -103,17 +104,15 @@ export function createResolver(options: ResolverOptions): Resolver {
     chain: readonly string[],
     run: (domain: string) => Promise<void>,
   ): Promise<void> {
-    let pending = discovering.get(domain);
-    if (pending === undefined) {
-      pending = Promise.resolve().then(() => run(domain))
-        .catch((error) => log(`Discovery failed for ${domain}`, error))
-        .finally(() => {
-          discovering.delete(domain);
-          for (const candidate of chain) forget(candidate);
-        });
-      discovering.set(domain, pending);
-    }
-    return pending;
+    return discovering.run(domain, async () => {
+      try {
+        await run(domain);
+      } catch (error) {
+        log(`Discovery failed for ${domain}`, error);
+      } finally {
+        for (const candidate of chain) forget(candidate);
+      }
+    });
   }
 
   function forget(domain: string): void {

@@ -5,7 +5,9 @@
  * - 200: exact `Content-Type`, `Content-Length`, `Cache-Control` of its audience
  *   (`cache_policy.ts`: `public, max-age=86400, s-maxage=…` for an open publishable key,
  *   `private, max-age=86400` for a secret or allowlisted one), strong `ETag`,
- *   `X-RateLimit-Limit/Remaining/Reset`, `X-Logo-Domain`, `X-Content-Type-Options: nosniff`, CORS.
+ *   `X-RateLimit-Limit/Remaining/Reset`, `X-Logo-Domain`, `X-Logo-Width`/`X-Logo-Height` (the
+ *   image's dimensions in px, so a client need not parse the image), `X-Content-Type-Options:
+ *   nosniff`, CORS.
  *   `HEAD` sends the same headers and no body.
  * - 304: the same caching, rate-limit and CORS headers as the 200 it revalidates, no body.
  * - Errors: the plain-text body of the `HttpError`, its extra headers, an explicit
@@ -93,7 +95,12 @@ function imageHeaders(
   cacheControl: string,
 ): [string, string][] {
   const headers = commonHeaders(context, cacheControl);
-  headers.push(["content-type", variant.contentType], ["etag", variant.etag]);
+  headers.push(
+    ["content-type", variant.contentType],
+    ["etag", variant.etag],
+    ["x-logo-width", String(variant.width)],
+    ["x-logo-height", String(variant.height)],
+  );
   // A GET's Content-Length is set by Deno.serve from the body; a HEAD has no body to count.
   if (context.method === "HEAD") {
     headers.push(["content-length", String(variant.bytes.byteLength)]);

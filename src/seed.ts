@@ -21,13 +21,8 @@
 import { renderDemoLogos } from "./demo_logos.ts";
 import { KeyStore } from "./store/key_store.ts";
 import { LogoStore } from "./store/logo_store.ts";
-import {
-  DEMO_KEY,
-  hasHeldData,
-  INITIALIZED_KEY,
-  initializedMarker,
-  recordIfHoldsData,
-} from "./store/store_meta.ts";
+import { DEMO_KEY, INITIALIZED_KEY } from "./store/keyspace.ts";
+import { hasHeldData, initializedMarker, recordIfHoldsData } from "./store/store_meta.ts";
 
 /** What {@link seedIfEmpty} returns for main.ts to print. */
 export interface DemoInfo {

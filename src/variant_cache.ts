@@ -14,6 +14,7 @@
  * ```
  * @module
  */
+import { SingleFlight } from "./single_flight.ts";
 
 /** An encoded image ready to send. */
 export interface Variant {
@@ -57,7 +58,7 @@ const ENTRY_OVERHEAD_BYTES = 128;
 /** An LRU cache of {@link Variant}s by key, bounded in bytes. */
 export class VariantCache<V extends Variant = Variant> {
   readonly #entries = new Map<string, V>();
-  readonly #inflight = new Map<string, Promise<V>>();
+  readonly #inflight = new SingleFlight<string, V>();
   readonly #maxBytes: number;
   readonly #maxEntryBytes: number;
   #bytes = 0;
@@ -93,21 +94,17 @@ export class VariantCache<V extends Variant = Variant> {
   getOrCreate(key: string, produce: () => Promise<V>): Promise<V> {
     const cached = this.get(key);
     if (cached !== undefined) return Promise.resolve(cached);
-    const pending = this.#inflight.get(key);
+    const pending = this.#inflight.running(key);
     if (pending !== undefined) {
       this.#hits++;
       return pending;
     }
     this.#misses++;
-    const production = Promise.resolve()
-      .then(produce)
-      .then((value) => {
-        this.set(key, value);
-        return value;
-      })
-      .finally(() => this.#inflight.delete(key));
-    this.#inflight.set(key, production);
-    return production;
+    return this.#inflight.run(key, async () => {
+      const value = await produce();
+      this.set(key, value);
+      return value;
+    });
   }
 
   /** Stores `value` under `key` (unless larger than the per-entry limit), evicting the oldest. */

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runAdmin, takeInitOption } from "../src/admin/main.ts";
-import { INITIALIZED_KEY, type InitializedMarker } from "../src/store/store_meta.ts";
+import { INITIALIZED_KEY } from "../src/store/keyspace.ts";
+import type { InitializedMarker } from "../src/store/store_meta.ts";
 import { runAdminCli } from "./support/admin_cli.ts";
 
 async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {

@@ -3,10 +3,9 @@ import {
   type BlobManifest,
   BlobStore,
   CHUNK_SIZE,
-  chunkPrefix,
-  manifestKey,
   PENDING_TIMEOUT_MS,
 } from "../src/store/blob_store.ts";
+import { blobChunksPrefix, blobManifestKey } from "../src/store/keyspace.ts";
 import { sha256Hex } from "../src/store/sha256.ts";
 
 function randomBytes(length: number): Uint8Array {
@@ -38,7 +37,7 @@ async function commitRefs(
 }
 
 async function countChunks(kv: Deno.Kv, hash: string): Promise<number> {
-  return (await Array.fromAsync(kv.list({ prefix: chunkPrefix(hash) }))).length;
+  return (await Array.fromAsync(kv.list({ prefix: blobChunksPrefix(hash) }))).length;
 }
 
 Deno.test("blob store splits a blob over several chunks under KV's 64 KiB limit and reassembles it", async () => {
@@ -48,7 +47,7 @@ Deno.test("blob store splits a blob over several chunks under KV's 64 KiB limit 
     const big = await blob(CHUNK_SIZE * 11 + 123); // 12 chunks: more than one write batch
     await commitRefs(kv, blobs, [big], []);
     assert.equal(await countChunks(kv, big.hash), 12);
-    for await (const chunk of kv.list<Uint8Array>({ prefix: chunkPrefix(big.hash) })) {
+    for await (const chunk of kv.list<Uint8Array>({ prefix: blobChunksPrefix(big.hash) })) {
       assert.ok(chunk.value.byteLength <= 64 * 1024);
     }
     assert.deepEqual(await blobs.read(big.hash), big.bytes);
@@ -86,7 +85,7 @@ Deno.test("blob store reads null when a referenced blob lost a chunk", async () 
     const blobs = new BlobStore(kv);
     const b = await blob(CHUNK_SIZE * 3);
     await commitRefs(kv, blobs, [b], []);
-    await kv.delete([...chunkPrefix(b.hash), 1]);
+    await kv.delete([...blobChunksPrefix(b.hash), 1]);
     assert.equal(await blobs.read(b.hash), null);
   } finally {
     kv.close();
@@ -106,7 +105,7 @@ Deno.test("blob store counts references and collects a blob only at zero", async
     assert.deepEqual(await blobs.read(shared.hash), shared.bytes);
     assert.deepEqual(await commitRefs(kv, blobs, [], [shared.hash]), [shared.hash]);
     assert.equal(await blobs.collect(shared.hash), true);
-    assert.equal((await kv.get(manifestKey(shared.hash))).value, null);
+    assert.equal((await kv.get(blobManifestKey(shared.hash))).value, null);
     assert.equal(await countChunks(kv, shared.hash), 0);
   } finally {
     kv.close();
@@ -123,7 +122,7 @@ Deno.test("blob store sweep resumes a collection a crash left half done", async 
     // Simulate a collector that marked the blob and deleted one chunk, then died.
     const entry = await blobs.manifest(b.hash);
     await kv.set(entry.key, { ...entry.value!, state: "deleting" });
-    await kv.delete([...chunkPrefix(b.hash), 0]);
+    await kv.delete([...blobChunksPrefix(b.hash), 0]);
     assert.equal(await blobs.read(b.hash), null);
     assert.equal(await blobs.sweep(), 1);
     assert.equal(await countChunks(kv, b.hash), 0);
@@ -200,7 +199,7 @@ Deno.test("blob store: a collection in progress stops when a writer rewrites the
     const batch = await kv.atomic()
       .check({ key: entry.key, versionstamp: marked.versionstamp })
       .set(entry.key, deleting)
-      .delete([...chunkPrefix(b.hash), 0])
+      .delete([...blobChunksPrefix(b.hash), 0])
       .commit();
     assert.ok(batch.ok);
     // …a writer sees it deleting, marks it pending and rewrites all chunks…
@@ -210,7 +209,7 @@ Deno.test("blob store: a collection in progress stops when a writer rewrites the
     const next = await kv.atomic()
       .check({ key: entry.key, versionstamp: batch.versionstamp })
       .set(entry.key, deleting)
-      .delete([...chunkPrefix(b.hash), 1])
+      .delete([...blobChunksPrefix(b.hash), 1])
       .commit();
     assert.equal(next.ok, false, "the collector must not delete a blob being rewritten");
     assert.equal(await blobs.collect(b.hash), false);

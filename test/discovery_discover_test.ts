@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { startImagePool } from "../imagecore/image_pool.ts";
-import { probe } from "../imagecore/mod.ts";
 import { type ConnectToMap, parseConnectTo } from "../src/discovery/connect_to.ts";
 import { createDiscovery, type DiscoveryConfig } from "../src/discovery/discover.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
@@ -341,20 +340,10 @@ const HOSTILE_SVG = `<?xml version="1.0" encoding="UTF-8"?>
   <text>&ext;</text>
 </svg>`;
 
-/** The same hostile SVG without its external entity: valid, so it renders when SVG is supported. */
+/** The same hostile SVG without its external entity: valid, so it renders. */
 const HOSTILE_SVG_NO_ENTITY = HOSTILE_SVG
   .replace(/<!DOCTYPE svg \[[^\]]*\]>\n/, "")
   .replace("<text>&ext;</text>", "<text>ext</text>");
-
-function imagecoreRasterisesSvg(): boolean {
-  try {
-    return (probe(new TextEncoder().encode(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>`,
-    )).format as string) === "svg";
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("discovery: an SVG with scripts and external references fetches nothing it references", async () => {
   const w = await world({
@@ -379,15 +368,15 @@ Deno.test("discovery: an SVG with scripts and external references fetches nothin
     const svg = outcome.tried.find((c) => c.url.endsWith("/logo.svg"))!;
     const mask = outcome.tried.find((c) => c.url.endsWith("/mask.svg"))!;
     assert.equal(mask.kind, "mask-icon");
-    if (imagecoreRasterisesSvg()) {
-      assert.equal(outcome.source, "http://acme.test/logo.svg", "an SVG ranks first");
-      const record = await w.store.get("acme.test");
-      assert.equal(record?.type, "image/png", "stored rasterised");
-    } else {
-      assert.equal(svg.result, "SVG, not supported by imagecore yet");
-      assert.equal(mask.result, "SVG, not supported by imagecore yet");
-      assert.equal(outcome.source, "http://acme.test/fallback.png");
-    }
+    assert.equal(svg.result, "svg 64x64");
+    assert.match(
+      mask.result,
+      /^Cannot decode image: corrupt data \(SVG: unknown entity reference 'ext'/,
+    );
+    assert.equal(outcome.source, "http://acme.test/logo.svg", "an SVG ranks first");
+    const record = await w.store.get("acme.test");
+    assert.equal(record?.type, "image/png", "stored rasterised");
+    assert.equal(record?.width, 1200, "rasterised at SVG_RASTER_WIDTH");
   } finally {
     await w.close();
   }

@@ -6,16 +6,10 @@
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert";
 import { flatImage } from "./support/logo_fixtures.ts";
+import { externalTool } from "./support/external_tool.ts";
 import { startTestServer } from "./support/server.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = (() => {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-})();
+const chromium = externalTool("chromium", ["/usr/bin/chromium"], "apt-get install chromium");
 
 type Outcome = { width: number; height: number; centre: number[] } | { error: string };
 
@@ -58,7 +52,7 @@ async function loadInChromium(
   setCases(cases);
   const profile = await Deno.makeTempDir({ prefix: "chromium-profile-" });
   try {
-    const { stdout } = await new Deno.Command(CHROMIUM, {
+    const { stdout } = await new Deno.Command(chromium.path, {
       args: [
         "--headless",
         "--no-sandbox",
@@ -88,7 +82,7 @@ async function loadInChromium(
 
 Deno.test({
   name: "an <img> on another origin loads logos, and CORS lets the page read their pixels",
-  ignore: !hasChromium,
+  ignore: chromium.ignore,
   async fn() {
     let html = "";
     const page = Deno.serve(

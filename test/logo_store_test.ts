@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ImageCoreError, probe, transform } from "../imagecore/mod.ts";
-import { CHUNK_SIZE, chunkPrefix, manifestKey } from "../src/store/blob_store.ts";
+import { CHUNK_SIZE } from "../src/store/blob_store.ts";
+import { blobChunksPrefix, blobManifestKey } from "../src/store/keyspace.ts";
 import { type LogoRecord, LogoStore } from "../src/store/logo_store.ts";
 import { sha256Hex } from "../src/store/sha256.ts";
 import { flatImage, noiseImage } from "./support/logo_fixtures.ts";
@@ -113,7 +114,9 @@ Deno.test("logo store splits renditions over 64 KiB into chunks and reassembles 
     });
     const source = record.renditions.source;
     assert.ok(source.bytes > 2 * CHUNK_SIZE, `source rendition is ${source.bytes} bytes`);
-    const chunks = await Array.fromAsync(kv.list<Uint8Array>({ prefix: chunkPrefix(source.hash) }));
+    const chunks = await Array.fromAsync(
+      kv.list<Uint8Array>({ prefix: blobChunksPrefix(source.hash) }),
+    );
     assert.equal(chunks.length, Math.ceil(source.bytes / CHUNK_SIZE));
     for (const chunk of chunks) assert.ok(chunk.value.byteLength < 64 * 1024);
     await assertComplete(logos, record);
@@ -145,7 +148,7 @@ Deno.test("logo store stores a logo shared by two domains once", async () => {
     assert.deepEqual(b.renditions, a.renditions);
     assert.deepEqual(await allKeys(kv, ["blobs"]), blobKeys, "no new blob");
     assert.deepEqual(await allKeys(kv, ["blob_chunks"]), chunkKeys, "no new chunk");
-    const manifest = await kv.get<{ refs: number }>(manifestKey(a.renditions.source.hash));
+    const manifest = await kv.get<{ refs: number }>(blobManifestKey(a.renditions.source.hash));
     assert.equal(manifest.value?.refs, 2);
   });
 });

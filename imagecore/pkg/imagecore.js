@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=6209df28d7e683c54fa62429a316b807467417c3998fdf6893a1589c5636e478 wasm-sha256=29918b0173a360147686bead661f3bff9a362bda03fae2cf2507380278fa38ca
+// imagecore-build: source-sha256=271b383f33a3378d287e553a8b3f37673f8219cd4e02ce1af956476ce67875ae wasm-sha256=29918b0173a360147686bead661f3bff9a362bda03fae2cf2507380278fa38ca rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=6209df28d7e683c54fa62429a316b807467417c3998fdf6893a1589c5636e478 wasm-sha256=64e214d945b6cbc98d3b87b9bbdce35b7d2e3172bf24536fc00a785f3b408ec4
+// imagecore-build: source-sha256=271b383f33a3378d287e553a8b3f37673f8219cd4e02ce1af956476ce67875ae wasm-sha256=64e214d945b6cbc98d3b87b9bbdce35b7d2e3172bf24536fc00a785f3b408ec4 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

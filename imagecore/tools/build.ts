@@ -6,7 +6,7 @@
  * is byte-for-byte the committed one: the build is reproducible, and CI checks that.
  * @module
  */
-import { sha256Hex, sourceHash, stampLine } from "./source_hash.ts";
+import { readStamp, rustcId, sha256Hex, sourceHash, stampLine } from "./source_hash.ts";
 
 const root = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
 const verify = Deno.args.includes("--verify");
@@ -27,6 +27,9 @@ async function run(cmd: string, args: string[], env: Record<string, string> = {}
 const setup = await run("bash", ["tools/setup_toolchain.sh"]);
 const rustc = /^RUSTC=(.*)$/m.exec(setup)?.[1];
 if (!rustc) throw new Error("setup_toolchain.sh did not report a rustc");
+// Recorded in the stamp: the WASM bytes depend on the compiler, so a --verify with another one
+// says so instead of only "differs".
+const compiler = rustcId(await run(rustc, ["-vV"]));
 
 const home = Deno.env.get("CARGO_HOME") ?? `${Deno.env.get("HOME")}/.cargo`;
 /**
@@ -79,7 +82,8 @@ for (
   const glue = Deno.readTextFileSync(`${out}/${name}.js`);
   const encoder = new TextEncoder();
   files[`${name}_bg.wasm`] = wasm;
-  files[`${name}.js`] = encoder.encode(`${stampLine(source, await sha256Hex(wasm))}\n${glue}`);
+  const stamp = stampLine({ source, wasm: await sha256Hex(wasm), rustc: compiler });
+  files[`${name}.js`] = encoder.encode(`${stamp}\n${glue}`);
   files[`${name}.d.ts`] = encoder.encode(Deno.readTextFileSync(`${out}/${name}.d.ts`));
 }
 
@@ -97,6 +101,14 @@ if (verify) {
   await Deno.remove(out, { recursive: true });
   if (differ.length > 0) {
     console.error(`build:wasm --verify: a fresh build differs from imagecore/pkg in ${differ}`);
+    const built = readStamp(Deno.readTextFileSync(`${pkg}/imagecore.js`))?.rustc;
+    if (built !== compiler) {
+      console.error(
+        `  imagecore/pkg was built with rustc ${
+          built || "(unrecorded)"
+        }, this build used ${compiler}`,
+      );
+    }
     Deno.exit(1);
   }
   console.log("build:wasm --verify: a fresh build is byte-for-byte the committed imagecore/pkg");

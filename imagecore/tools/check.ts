@@ -15,6 +15,7 @@ for (const name of ["imagecore", "imagecore_svg"]) {
     problems.push(`imagecore/pkg/${name}.js carries no build stamp`);
     continue;
   }
+  if (stamp.rustc === "") problems.push(`imagecore/pkg/${name}.js does not record its rustc`);
   if (source !== stamp.source) {
     problems.push(
       `${name}: sources changed since the build (now ${source}, built ${stamp.source})`,

@@ -2,8 +2,9 @@
 # Sets up what `deno task build:wasm` needs on a Debian machine, once:
 #   - a rustc that can target wasm32-unknown-unknown (rustup's if it has the target,
 #     else Debian's rustc-web with a wasm32 std built here from rust-web-src),
-#   - wasm-bindgen-cli at exactly the version pinned in imagecore/Cargo.lock,
-#   - wasm-opt (binaryen).
+#   - wasm-bindgen-cli at exactly the version in imagecore/Cargo.lock (Cargo.toml pins the crate
+#     with `=`, and cargo's --locked keeps the two equal).
+# No wasm-opt: tools/build.ts ships the WASM as rustc and wasm-bindgen leave it.
 # Prints `RUSTC=<path>` for the build script to use. Safe to run again.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,11 +61,6 @@ if [ "$have" != "$want" ]; then
   # --locked first; the registry mirror may lack a pinned transitive version, then resolve anew.
   cargo install -q --locked wasm-bindgen-cli --version "=$want" >&2 ||
     cargo install -q wasm-bindgen-cli --version "=$want" >&2
-fi
-
-if ! command -v wasm-opt >/dev/null 2>&1; then
-  log "installing binaryen (wasm-opt)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binaryen >&2
 fi
 
 echo "RUSTC=$rustc_for_wasm"

@@ -43,14 +43,40 @@ export async function sourceHash(): Promise<string> {
   return await sha256Hex(all);
 }
 
+/** What the build stamp records: the sources, the WASM they gave, and the compiler that built it. */
+export interface BuildStamp {
+  /** {@link sourceHash} of the build inputs. */
+  source: string;
+  /** SHA-256 of the `_bg.wasm` file. */
+  wasm: string;
+  /** The rustc that compiled it, `<release>-<commit>` (e.g. `1.96.0-ac68faa20`); "" if unrecorded. */
+  rustc: string;
+}
+
+/**
+ * The rustc of `rustc -vV` output, as the stamp records it: `<release>-<first 9 of commit-hash>`.
+ *
+ * @example
+ * ```ts
+ * rustcId("release: 1.96.0\ncommit-hash: ac68faa20c58cbccd01ee7208bf3b6e93a7d7f96\n"); // "1.96.0-ac68faa20"
+ * ```
+ */
+export function rustcId(verbose: string): string {
+  const release = /^release: (\S+)$/m.exec(verbose)?.[1];
+  const commit = /^commit-hash: ([0-9a-f]+)$/m.exec(verbose)?.[1];
+  if (release === undefined) throw new Error("rustc -vV printed no release");
+  return commit === undefined ? release : `${release}-${commit.slice(0, 9)}`;
+}
+
 /** The stamp line the build writes at the top of the committed glue. */
-export function stampLine(source: string, wasm: string): string {
-  return `// imagecore-build: source-sha256=${source} wasm-sha256=${wasm}`;
+export function stampLine(stamp: BuildStamp): string {
+  return `// imagecore-build: source-sha256=${stamp.source} wasm-sha256=${stamp.wasm} rustc=${stamp.rustc}`;
 }
 
 /** Reads the stamp of a glue file, or undefined when there is none. */
-export function readStamp(glue: string): { source: string; wasm: string } | undefined {
-  const match = /^\/\/ imagecore-build: source-sha256=([0-9a-f]{64}) wasm-sha256=([0-9a-f]{64})$/m
-    .exec(glue);
-  return match ? { source: match[1], wasm: match[2] } : undefined;
+export function readStamp(glue: string): BuildStamp | undefined {
+  const match =
+    /^\/\/ imagecore-build: source-sha256=([0-9a-f]{64}) wasm-sha256=([0-9a-f]{64})(?: rustc=(\S+))?$/m
+      .exec(glue);
+  return match ? { source: match[1], wasm: match[2], rustc: match[3] ?? "" } : undefined;
 }

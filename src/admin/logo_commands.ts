@@ -14,7 +14,7 @@
  */
 import { basename, join } from "node:path";
 import { type ImagePool, startImagePool } from "../../imagecore/image_pool.ts";
-import { ImageCoreError, LIMITS } from "../../imagecore/mod.ts";
+import { checkInputSize, ImageCoreError } from "../../imagecore/mod.ts";
 import { normalizeDomain } from "../domain.ts";
 import { parseDiscoverCommand } from "../discovery/discover_command.ts";
 import { type LogoRecord, LogoStore } from "../store/logo_store.ts";
@@ -114,12 +114,7 @@ function describeLogo(record: LogoRecord): Record<string, unknown> {
 async function readImageFile(path: string): Promise<Uint8Array> {
   const info = await Deno.stat(path);
   if (!info.isFile) throw new Error(`Cannot read ${path}: not a file`);
-  if (info.size > LIMITS.inputBytes) {
-    throw new ImageCoreError(
-      "too_large",
-      `Cannot decode image: ${info.size} bytes exceeds the ${LIMITS.inputBytes}-byte limit`,
-    );
-  }
+  checkInputSize(info.size);
   return await Deno.readFile(path);
 }
 

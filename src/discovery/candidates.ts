@@ -1,7 +1,8 @@
 /**
  * Where a site says its logo is: icon candidates read from a home page and from web app manifests.
  *
- * The page is parsed with htmlparser2 (never regexes). Read, in this order of preference:
+ * The page is parsed with htmlparser2 (never regexes). Read, in the order of preference
+ * `rank.ts` declares ({@link KIND_ORDER}):
  * `<link rel>` `icon` (so also `shortcut icon`), `apple-touch-icon`,
  * `apple-touch-icon-precomposed` and `mask-icon`; the icons of the `<link rel="manifest">`
  * (fetched by the caller, parsed by {@link manifestCandidates}); then the conventional
@@ -13,6 +14,7 @@
  * @module
  */
 import { Parser } from "htmlparser2";
+import { KIND_ORDER } from "./rank.ts";
 
 /** Which kind of declaration a candidate came from. */
 export type CandidateKind =
@@ -50,21 +52,6 @@ export interface PageCandidates {
 export const MAX_CANDIDATES = 24;
 const MAX_JSON_LD_BYTES = 256 * 1024;
 const MAX_JSON_DEPTH = 16;
-
-const KIND_ORDER: readonly CandidateKind[] = [
-  "icon",
-  "apple-touch-icon",
-  "mask-icon",
-  "manifest",
-  "favicon",
-  "json-ld",
-  "og:image",
-];
-
-/** Preference of a kind: lower is preferred; used to break ties in ranking. */
-export function kindPreference(kind: CandidateKind): number {
-  return KIND_ORDER.indexOf(kind);
-}
 
 function absolute(href: string | undefined, base: string): string | undefined {
   const trimmed = href?.trim();
@@ -120,12 +107,20 @@ interface RawLink {
   type?: string;
 }
 
+/** One declaration of a candidate, before it is resolved. */
+interface Declared {
+  href: string;
+  base: string;
+  hints?: RawLink;
+}
+
 /**
  * Reads the icon candidates a home page declares. `pageUrl` is the page's final URL (after
  * redirects), used for `<base href>`, relative references and the `/favicon.ico` fallbacks.
  *
  * @example
  * ```ts
+ * const html = await (await fetch("https://acme.test/")).text();
  * const { candidates, manifests } = extractCandidates(html, "https://acme.test/");
  * ```
  */
@@ -177,33 +172,11 @@ export function extractCandidates(html: string, pageUrl: string): PageCandidates
   parser.end();
 
   const baseUrl = absolute(baseHref, pageUrl) ?? pageUrl;
-  const seen = new Set<string>();
-  const candidates: Candidate[] = [];
   const manifests: string[] = [];
-  const add = (
-    href: string | undefined,
-    kind: CandidateKind,
-    base: string,
-    hints: RawLink | undefined,
-  ) => {
-    const url = absolute(href, base);
-    if (url === undefined || seen.has(url) || candidates.length >= MAX_CANDIDATES) return;
-    seen.add(url);
-    const candidate: Candidate = { url, kind };
-    if (hints?.sizes) candidate.sizes = hints.sizes;
-    if (hints?.type) candidate.type = hints.type;
-    candidates.push(candidate);
-  };
-
-  for (const kind of ["icon", "apple-touch-icon", "mask-icon"] as const) {
-    for (const link of links) if (link.kind === kind) add(link.href, kind, baseUrl, link);
-  }
   for (const link of links) {
     const url = link.kind === "manifest-link" ? absolute(link.href, baseUrl) : undefined;
     if (url && !url.startsWith("data:") && !manifests.includes(url)) manifests.push(url);
   }
-  add("/favicon.ico", "favicon", pageUrl, undefined);
-  add("/apple-touch-icon.png", "favicon", pageUrl, undefined);
   const logos: string[] = [];
   for (const text of jsonLd) {
     try {
@@ -212,8 +185,39 @@ export function extractCandidates(html: string, pageUrl: string): PageCandidates
       // Broken JSON-LD is common; it simply declares nothing.
     }
   }
-  for (const logo of logos) add(logo, "json-ld", baseUrl, undefined);
-  for (const image of meta) add(image, "og:image", baseUrl, undefined);
+  // Every declaration by kind, in document order; `/favicon.ico` and `/apple-touch-icon.png`
+  // resolve against the page itself, the others against `<base href>`.
+  const declared = (kind: CandidateKind): Declared[] => {
+    switch (kind) {
+      case "manifest": // read from the manifests, by the caller
+        return [];
+      case "favicon":
+        return ["/favicon.ico", "/apple-touch-icon.png"].map((href) => ({ href, base: pageUrl }));
+      case "json-ld":
+        return logos.map((href) => ({ href, base: baseUrl }));
+      case "og:image":
+        return meta.map((href) => ({ href, base: baseUrl }));
+      default:
+        return links.filter((link) => link.kind === kind).map((link) => ({
+          href: link.href,
+          base: baseUrl,
+          hints: link,
+        }));
+    }
+  };
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  for (const kind of KIND_ORDER) {
+    for (const { href, base, hints } of declared(kind)) {
+      const url = absolute(href, base);
+      if (url === undefined || seen.has(url) || candidates.length >= MAX_CANDIDATES) continue;
+      seen.add(url);
+      const candidate: Candidate = { url, kind };
+      if (hints?.sizes) candidate.sizes = hints.sizes;
+      if (hints?.type) candidate.type = hints.type;
+      candidates.push(candidate);
+    }
+  }
   return { candidates, manifests: manifests.slice(0, 2), baseUrl };
 }
 

@@ -1,48 +1,42 @@
 /**
  * Logo discovery: find a domain's logo on its own website, safely, and store it.
  *
- * Steps: home page (`https://DOMAIN/`, then `http://DOMAIN/`, following redirects to the site's
- * canonical host) → candidates (links, manifests, fallbacks, JSON-LD, og:image) → fetch and
- * measure each (sniffed, never trusted) → rank → fully decode the best until one works → store it
- * with its source URL. Every connection goes through {@link safeFetch}; the whole discovery has one
- * time budget.
+ * This module puts the steps together; each lives in its own file:
  *
- * One discovery per domain runs at a time (concurrent callers share its promise), and at most
- * `maxConcurrent` domains are discovered at once. "The site answered and has no usable icon" is
- * remembered in KV for `negativeTtlMs` (a day); a network-level failure (DNS, connection, TLS,
- * timeout) only until a short retry delay that grows with each consecutive failure (1 min, 2, 4…
- * up to 1 h; see `failure_memory.ts`). Each failed discovery is logged once, with its reason.
- * On an `https://` page, `http://` icon and manifest URLs are fetched as `https://` (as browsers
- * upgrade mixed content), and `safeFetch` refuses redirects from https to http.
- * A stored logo that discovery found is refreshed after
- * `refreshAfterMs` (30 days) and only replaced by one that ranks at least as well; a logo added
- * by an operator (`logo add`, `logo import`, the demo seed) is never touched unless `force`.
+ * - when to look, and whether a find replaces the stored logo: `skip_or_refresh.ts`;
+ * - the search itself (home page, candidates, fetch, measure, rank, decode): `search_site.ts`,
+ *   over `fetch_site.ts` (every connection through `safeFetch`), `candidates.ts` and `rank.ts`;
+ * - what is remembered in KV: `found_memory.ts` (a logo found) and `failure_memory.ts` (none
+ *   found: a day for "no usable icon", a short growing delay for network-level failures);
+ * - concurrency: one discovery per domain at a time (concurrent callers share it, through
+ *   `SingleFlight`), at most `maxConcurrent` domains at once (`bounded_concurrency.ts`).
  *
- * KV: `["discovery", "missing", domain]` → `MissingEntry` (see `failure_memory.ts`),
- * `["discovery", "found", domain]` → {@link FoundEntry}.
+ * Each failed discovery is logged once, with its reason. A discovery cut short by shutdown
+ * (`signal`) remembers nothing.
  *
  * @module
  */
-import {
-  type Candidate,
-  extractCandidates,
-  manifestCandidates,
-  MAX_CANDIDATES,
-} from "./candidates.ts";
-import { type ConnectToMap, NO_CONNECT_TO } from "./connect_to.ts";
+import type { ImageWork } from "../../imagecore/image_pool.ts";
+import { SingleFlight } from "../single_flight.ts";
+import { semaphore } from "./bounded_concurrency.ts";
+import type { ConnectToMap } from "./connect_to.ts";
 import {
   describeFailure,
   type FailureKind,
-  isNetworkFailure,
-  type MissingEntry,
-  missingKey,
   NEGATIVE_TTL_MS,
+  readMissing,
   rememberFailure,
 } from "./failure_memory.ts";
-import type { ImageWork } from "../../imagecore/image_pool.ts";
-import { type ImageFacts, measureImage, NotAnImage, verifyImage } from "./measure_image.ts";
-import { compareMeasured, type Measured, score } from "./rank.ts";
-import { DEFAULT_MAX_BYTES, type Resolver, safeFetch, SafeFetchError } from "./safe_fetch.ts";
+import { createSiteFetcher } from "./fetch_site.ts";
+import { dueDomains, type FoundEntry, readFound, recordFound, touchFound } from "./found_memory.ts";
+import { score } from "./rank.ts";
+import type { Resolver } from "./safe_fetch.ts";
+import { searchSite, type TriedCandidate } from "./search_site.ts";
+import { isDue, priorOf, REFRESH_AFTER_MS, replaces, skipReason } from "./skip_or_refresh.ts";
+
+export type { MissingEntry } from "./failure_memory.ts";
+export type { FoundEntry } from "./found_memory.ts";
+export type { TriedCandidate } from "./search_site.ts";
 
 /** The part of `LogoStore` discovery uses. */
 export interface LogoSink {
@@ -102,16 +96,6 @@ export interface DiscoverOptions {
   force?: boolean;
 }
 
-/** What one candidate turned out to be. */
-export interface TriedCandidate {
-  /** Its URL. */
-  url: string;
-  /** Where it was declared. */
-  kind: Candidate["kind"];
-  /** "png 512x512", or why it was refused ("HTML, not an image", "Refused 127.0.0.1: …"). */
-  result: string;
-}
-
 /** The outcome of a discovery. */
 export interface DiscoveryOutcome {
   /** The domain. */
@@ -154,75 +138,18 @@ export interface Discovery {
   refreshStale(limit?: number): Promise<DiscoveryOutcome[]>;
 }
 
-export type { MissingEntry } from "./failure_memory.ts";
-
-/** `["discovery", "found", domain]`: the last discovery that found the stored logo. */
-export interface FoundEntry {
-  /** When (epoch ms). */
-  at: number;
-  /** Rank score of the stored logo (see `rank.ts`). */
-  score: number;
-  /** Its URL. */
-  source: string;
-  /** The store's record hash at the time: a different one means an operator replaced it. */
-  hash: string;
-}
-
-const DAY = NEGATIVE_TTL_MS;
-const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
-const IMAGE_ACCEPT = "image/svg+xml,image/png,image/*;q=0.9,*/*;q=0.5";
-
-interface Fetched {
-  candidate: Candidate;
-  order: number;
-  bytes?: Uint8Array;
-  facts?: ImageFacts;
-  result: string;
-  /** Not answered: not fetched before the budget ran out, or a network-level failure. */
-  unanswered: boolean;
-}
-
-/** On an https page, an http URL is fetched over https, as browsers upgrade mixed content. */
-function upgraded(url: string, pageUrl: string): string {
-  if (!pageUrl.startsWith("https:") || !url.startsWith("http:")) return url;
-  return `https:${url.slice("http:".length)}`;
-}
-
-function reason(error: unknown): string {
-  if (error instanceof SafeFetchError || error instanceof NotAnImage) return error.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Runs `work` on every item with at most `limit` in flight. */
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  });
-  await Promise.all(lanes);
-}
-
-/** A counting semaphore: at most `size` holders. */
-function semaphore(size: number): () => Promise<() => void> {
-  let free = size;
-  const waiting: (() => void)[] = [];
-  const release = () => {
-    const wake = waiting.shift();
-    if (wake) wake();
-    else free++;
-  };
-  return async () => {
-    if (free > 0) free--;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    return release;
-  };
-}
-
 /**
  * Creates the discovery service.
  *
  * @example
  * ```ts
+ * import { startImagePool } from "../../imagecore/image_pool.ts";
+ * import { LogoStore } from "../store/logo_store.ts";
+ * import { parseConnectTo } from "./connect_to.ts";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const pool = startImagePool();
+ * const connectTo = parseConnectTo("acme.test:80:127.0.0.1:8081");
  * const store = new LogoStore(kv, { imaging: pool });
  * const discovery = createDiscovery({ kv, store, imaging: pool, connectTo });
  * const outcome = await discovery.discover("acme.test");
@@ -231,198 +158,44 @@ function semaphore(size: number): () => Promise<() => void> {
  */
 export function createDiscovery(config: DiscoveryConfig): Discovery {
   const clock = config.clock ?? Date.now;
-  const budgetMs = config.budgetMs ?? 10_000;
-  const maxBytes = config.maxBytes ?? DEFAULT_MAX_BYTES;
-  const negativeTtlMs = config.negativeTtlMs ?? DAY;
-  const refreshAfterMs = config.refreshAfterMs ?? 30 * DAY;
-  const maxFetches = config.maxFetches ?? 12;
-  const parallel = config.parallelFetches ?? 4;
+  const refreshAfterMs = config.refreshAfterMs ?? REFRESH_AFTER_MS;
   const acquire = semaphore(config.maxConcurrent ?? 8);
-  const inFlight = new Map<string, Promise<DiscoveryOutcome>>();
-  const kv = config.kv;
+  const running = new SingleFlight<string, DiscoveryOutcome>();
+  const { kv, store } = config;
   const log = config.log ?? (() => {});
-
-  function fetchUrl(url: string, signal: AbortSignal, accept: string) {
-    return safeFetch(url, {
-      connectTo: config.connectTo ?? NO_CONNECT_TO,
-      resolve: config.resolve,
-      caCerts: config.caCerts,
-      maxBytes,
-      signal,
-      accept,
-    });
-  }
-
-  async function get(url: string, signal: AbortSignal, accept: string) {
-    if (url.startsWith("data:")) return await readDataUrl(url);
-    const response = await fetchUrl(url, signal, accept);
-    if (response.status < 200 || response.status >= 300) {
-      throw new Error(`HTTP ${response.status} from ${response.url}`);
-    }
-    return response;
-  }
-
-  async function readDataUrl(url: string) {
-    // A data: URL is decoded locally by the built-in fetch; no connection is made.
-    const response = await fetch(url);
-    const body = new Uint8Array(await response.arrayBuffer());
-    if (body.length > maxBytes) throw new Error(`data: URL exceeds ${maxBytes} bytes`);
-    return { url, status: 200, headers: response.headers, body, hops: [url] };
-  }
-
-  /**
-   * The home page, https first. A site that answers with an error status (bots are often
-   * refused) is still reachable: its root is returned so the conventional icons can be tried.
-   */
-  async function homePage(domain: string, signal: AbortSignal) {
-    const errors: string[] = [];
-    let reachable: string | undefined;
-    let networkFailure = false;
-    for (const scheme of ["https", "http"]) {
-      try {
-        const response = await fetchUrl(`${scheme}://${domain}/`, signal, HTML_ACCEPT);
-        if (response.status >= 200 && response.status < 300) {
-          return { page: response, errors, networkFailure };
-        }
-        errors.push(`HTTP ${response.status} from ${response.url}`);
-        reachable ??= response.url;
-      } catch (error) {
-        errors.push(reason(error));
-        networkFailure ||= isNetworkFailure(error);
-        if (signal.aborted) break;
-      }
-    }
-    return { page: undefined, reachable, errors, networkFailure };
-  }
-
-  async function collect(domain: string, signal: AbortSignal) {
-    const { page, reachable, errors, networkFailure } = await homePage(domain, signal);
-    if (page === undefined) {
-      const fallbacks = reachable ? extractCandidates("", reachable).candidates : [];
-      // Nothing answered on either scheme, and not because we refused to connect.
-      const unreachable = reachable === undefined && networkFailure;
-      return { candidates: fallbacks, pageError: errors.join("; "), unreachable };
-    }
-    const type = page.headers.get("content-type") ?? "";
-    const html = /html|xml/i.test(type) || type === "" ? decodeText(page.body, type) : "";
-    const found = extractCandidates(html, page.url);
-    const fromManifests = (await Promise.all(found.manifests.map(async (url) => {
-      try {
-        const secure = upgraded(url, page.url);
-        const manifest = await get(secure, signal, "application/manifest+json,application/json");
-        return manifestCandidates(decodeText(manifest.body, ""), manifest.url);
-      } catch {
-        return []; // An unreadable manifest declares nothing.
-      }
-    }))).flat();
-    const late = (c: Candidate) =>
-      c.kind === "favicon" || c.kind === "json-ld" || c.kind === "og:image";
-    const seen = new Set<string>();
-    const ordered = [
-      ...byDeclaredSize(found.candidates.filter((c) => !late(c))),
-      ...byDeclaredSize(fromManifests),
-      ...found.candidates.filter(late),
-    ].map((c) => ({ ...c, url: upgraded(c.url, page.url) })).filter((c) =>
-      !seen.has(c.url) && seen.add(c.url)
-    );
-    const candidates = ordered.slice(0, Math.min(maxFetches, MAX_CANDIDATES));
-    return { candidates, page: page.url, unreachable: false };
-  }
-
-  async function search(domain: string) {
-    const budget = new AbortController();
-    const stop = () => budget.abort();
-    const timer = setTimeout(stop, budgetMs);
-    config.signal?.addEventListener("abort", stop);
-    if (config.signal?.aborted) stop();
-    try {
-      return await searchWithin(domain, budget.signal);
-    } finally {
-      clearTimeout(timer);
-      config.signal?.removeEventListener("abort", stop);
-    }
-  }
-
-  async function searchWithin(domain: string, signal: AbortSignal) {
-    const { candidates, page, pageError, unreachable } = await collect(domain, signal);
-    const fetched: Fetched[] = candidates.map((candidate, order) => ({
-      candidate,
-      order,
-      result: "not fetched: time budget exhausted",
-      unanswered: true,
-    }));
-    await pool(fetched, parallel, async (entry) => {
-      if (signal.aborted) return;
-      try {
-        const response = await get(entry.candidate.url, signal, IMAGE_ACCEPT);
-        entry.unanswered = false;
-        entry.facts = await measureImage(response.body, config.imaging);
-        entry.bytes = response.body;
-        entry.result = `${entry.facts.format} ${entry.facts.width}x${entry.facts.height}`;
-      } catch (error) {
-        entry.unanswered = isNetworkFailure(error);
-        entry.result = reason(error);
-      }
-    });
-    const measured: (Measured & { entry: Fetched })[] = fetched
-      .filter((f) => f.facts !== undefined)
-      .map((f) => ({ ...f.facts!, candidate: f.candidate, order: f.order, entry: f }));
-    measured.sort(compareMeasured);
-    let winner: { measured: Measured; bytes: Uint8Array } | undefined;
-    for (const m of measured) {
-      try {
-        const bytes = await verifyImage(m.entry.bytes!, m.entry.facts!, config.imaging);
-        winner = { measured: m, bytes };
-        break;
-      } catch (error) {
-        m.entry.result = `${m.entry.result}: ${reason(error)}`;
-      }
-    }
-    const tried = fetched.map((f) => ({
-      url: f.candidate.url,
-      kind: f.candidate.kind,
-      result: f.result,
-    }));
-    // Icons that could not be fetched for network reasons leave the question open.
-    const cutShort = fetched.find((f) => f.unanswered);
-    const failure: { kind: FailureKind; reason: string } = unreachable
-      ? { kind: "unreachable", reason: pageError ?? "no answer" }
-      : cutShort !== undefined
-      ? { kind: "unreachable", reason: `${cutShort.candidate.url}: ${cutShort.result}` }
-      : { kind: "no-icon", reason: noIconReason(page, pageError, fetched.length) };
-    return { winner, tried, page, pageError, failure };
-  }
+  const search = {
+    fetcher: createSiteFetcher(config),
+    imaging: config.imaging,
+    budgetMs: config.budgetMs ?? 10_000,
+    maxFetches: config.maxFetches ?? 12,
+    parallelFetches: config.parallelFetches ?? 4,
+    signal: config.signal,
+  };
 
   async function run(domain: string, options: DiscoverOptions): Promise<DiscoveryOutcome> {
     const force = options.force === true;
-    const record = await config.store.get(domain);
-    const found = (await kv.get<FoundEntry>(["discovery", "found", domain])).value;
-    const discovered = record !== null && found !== null && found.hash === record.hash;
-    if (!force && record !== null) {
-      if (!discovered) return { domain, status: "operator", tried: [] };
-      if (clock() - found.at < refreshAfterMs) {
-        return { domain, status: "fresh", source: found.source, tried: [] };
-      }
+    const prior = priorOf(await store.get(domain), await readFound(kv, domain));
+    const { record, discovered } = prior;
+    if (!force) {
+      const skip = await skipReason(prior, {
+        clock,
+        refreshAfterMs,
+        readMissing: () => readMissing(kv, domain),
+      });
+      if (skip !== undefined) return { domain, ...skip, tried: [] };
     }
-    if (!force && record === null) {
-      const missing = (await kv.get<MissingEntry>(missingKey(domain))).value;
-      if (missing !== null && missing.until > clock()) {
-        const failure = missing.kind ?? "no-icon";
-        return { domain, status: "known-missing", failure, retryAt: missing.until, tried: [] };
-      }
-    }
-    const { winner, tried, page, pageError, failure } = await search(domain);
+    const { winner, tried, page, pageError, failure } = await searchSite(domain, search);
     const now = clock();
     const base = { domain, tried, ...(page ? { page } : {}), ...(pageError ? { pageError } : {}) };
     if (winner === undefined) {
       if (record !== null) {
-        if (discovered) await kv.set(["discovery", "found", domain], { ...found, at: now });
+        if (discovered !== null) await touchFound(kv, domain, discovered, now);
         return { ...base, status: "kept" };
       }
       // Cut short by shutdown: not a verdict on the site, so nothing is remembered.
       if (config.signal?.aborted) return { ...base, status: "not-found" };
       const entry = await rememberFailure(kv, domain, failure.kind, now, failure.reason, {
-        negativeTtlMs,
+        negativeTtlMs: config.negativeTtlMs ?? NEGATIVE_TTL_MS,
         retryBaseMs: config.retryBaseMs,
         retryMaxMs: config.retryMaxMs,
       });
@@ -431,92 +204,36 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
     }
     const newScore = score(winner.measured);
     const source = winner.measured.candidate.url;
-    if (!force && discovered && found.score > newScore) {
-      await kv.set(["discovery", "found", domain], { ...found, at: now });
-      return { ...base, status: "kept", source: found.source };
+    if (!replaces(prior, newScore, force)) {
+      await touchFound(kv, domain, discovered!, now);
+      return { ...base, status: "kept", source: discovered!.source };
     }
-    const { record: stored, changed } = await config.store.put(domain, winner.bytes, {
+    const { record: stored, changed } = await store.put(domain, winner.bytes, {
       source: source.startsWith("data:") ? `${page ?? domain} (inline data: icon)` : source,
     });
     const entry: FoundEntry = { at: now, score: newScore, source, hash: stored.hash };
-    await kv.atomic()
-      .set(["discovery", "found", domain], entry)
-      .delete(missingKey(domain))
-      .commit();
+    await recordFound(kv, domain, entry);
     return { ...base, status: changed ? "stored" : "unchanged", source };
   }
 
   function discover(domain: string, options: DiscoverOptions = {}): Promise<DiscoveryOutcome> {
-    const running = inFlight.get(domain);
-    if (running) return running;
-    const promise = (async () => {
+    return running.run(domain, async () => {
       const release = await acquire();
       try {
         return await run(domain, options);
       } finally {
         release();
-        inFlight.delete(domain);
       }
-    })();
-    inFlight.set(domain, promise);
-    return promise;
+    });
   }
 
   async function refreshStale(limit = 50): Promise<DiscoveryOutcome[]> {
-    const stale: string[] = [];
-    for await (const entry of kv.list<FoundEntry>({ prefix: ["discovery", "found"] })) {
-      if (clock() - entry.value.at < refreshAfterMs) continue;
-      const domain = entry.key[2] as string;
-      const record = await config.store.get(domain);
-      if (record === null || record.hash !== entry.value.hash) {
-        // Removed or replaced by an operator since: no longer discovery's to refresh.
-        await kv.atomic().check(entry).delete(entry.key).commit();
-        continue;
-      }
-      stale.push(domain);
-      if (stale.length >= limit) break;
-    }
+    const due = (found: FoundEntry) => isDue(found, clock(), refreshAfterMs);
+    const domains = await dueDomains(kv, store, due, limit);
     const outcomes: DiscoveryOutcome[] = [];
-    for (const domain of stale) outcomes.push(await discover(domain));
+    for (const domain of domains) outcomes.push(await discover(domain));
     return outcomes;
   }
 
   return { discover, refreshStale };
-}
-
-/** Why nothing usable was found although the site answered, in one line. */
-function noIconReason(page: string | undefined, pageError: string | undefined, tried: number) {
-  const where = page === undefined ? `home page unusable: ${pageError ?? "no answer"}` : "answered";
-  return tried === 0 ? `${where}; no icon declared` : `${where}; none of ${tried} icons usable`;
-}
-
-/**
- * Within each kind, candidates declaring larger `sizes` (or `any`, or nothing) are fetched first,
- * so the fetch cap drops small icons rather than large ones. Only the fetch order uses the hint;
- * ranking uses measured sizes.
- */
-function byDeclaredSize(candidates: Candidate[]): Candidate[] {
-  const hint = (c: Candidate): number => {
-    if (c.sizes === undefined) return Number.MAX_SAFE_INTEGER;
-    let best = 0;
-    for (const token of c.sizes.toLowerCase().split(/\s+/)) {
-      if (token === "any") return Number.MAX_SAFE_INTEGER;
-      const [w, h] = token.split("x").map(Number);
-      if (Number.isFinite(w) && Number.isFinite(h)) best = Math.max(best, Math.min(w, h));
-    }
-    return best;
-  };
-  const kinds = [...new Set(candidates.map((c) => c.kind))];
-  return kinds.flatMap((kind) =>
-    candidates.filter((c) => c.kind === kind).toSorted((a, b) => hint(b) - hint(a))
-  );
-}
-
-function decodeText(bytes: Uint8Array, contentType: string): string {
-  const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType)?.[1] ?? "utf-8";
-  try {
-    return new TextDecoder(charset).decode(bytes);
-  } catch {
-    return new TextDecoder().decode(bytes);
-  }
 }

@@ -10,10 +10,12 @@
  *   short delay that doubles with each consecutive failure, from {@link RETRY_BASE_MS} (1 min)
  *   up to {@link RETRY_MAX_MS} (1 h). The count is kept for a day after the last failure.
  *
- * KV: `["discovery", "missing", domain]` → {@link MissingEntry}, with `expireIn` a day.
+ * KV (see `store/keyspace.ts`): `["discovery", "missing", domain]` → {@link MissingEntry}, with
+ * `expireIn` a day (or the retry delay, if longer).
  *
  * @module
  */
+import { discoveryMissingKey } from "../store/keyspace.ts";
 import { SafeFetchError } from "./safe_fetch.ts";
 
 /** Why discovery found no logo; see the module doc. */
@@ -48,11 +50,6 @@ export interface FailureDelays {
   retryBaseMs?: number;
   /** Longest `unreachable` delay; default {@link RETRY_MAX_MS}. */
   retryMaxMs?: number;
-}
-
-/** The KV key of a domain's {@link MissingEntry}. */
-export function missingKey(domain: string): Deno.KvKey {
-  return ["discovery", "missing", domain];
 }
 
 /**
@@ -90,6 +87,11 @@ export function withoutQueries(text: string): string {
   return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#][^\s;,]*/gi, "$1");
 }
 
+/** The remembered failure of `domain`, or null (never failed, or forgotten after a day). */
+export async function readMissing(kv: Deno.Kv, domain: string): Promise<MissingEntry | null> {
+  return (await kv.get<MissingEntry>(discoveryMissingKey(domain))).value;
+}
+
 /**
  * Records that discovery of `domain` failed at `now`, and returns the entry written.
  *
@@ -113,12 +115,14 @@ export async function rememberFailure(
   if (kind === "no-icon") {
     entry = { at: now, until: now + dayMs, kind, failures: 0, reason: withoutQueries(reason) };
   } else {
-    const previous = (await kv.get<MissingEntry>(missingKey(domain))).value;
+    const previous = await readMissing(kv, domain);
     const failures = previous?.kind === "unreachable" ? (previous.failures ?? 0) + 1 : 1;
     const delay = retryDelay(failures, delays.retryBaseMs, delays.retryMaxMs);
     entry = { at: now, until: now + delay, kind, failures, reason: withoutQueries(reason) };
   }
-  await kv.set(missingKey(domain), entry, { expireIn: Math.max(dayMs, entry.until - now) });
+  await kv.set(discoveryMissingKey(domain), entry, {
+    expireIn: Math.max(dayMs, entry.until - now),
+  });
   return entry;
 }
 

@@ -3,18 +3,19 @@
  * `Content-Type`.
  *
  * Markup is told apart first: a document whose first element is `<svg>` is an SVG (handed to
- * imagecore, which rasterises it with resvg once it supports SVG; until then it is refused as
- * unsupported); any other markup — typically an HTML error page served as `icon.png` — is
- * refused. Everything else goes to imagecore's `probe` (header only), and {@link verifyImage}
- * decodes all the pixels, which catches truncated files. imagecore only ever sees these untrusted
- * bytes in an image pool's worker (`imagecore/image_pool.ts`): bounded in time and memory, and
- * off the serving isolate.
+ * imagecore, which rasterises it with resvg); any other markup — typically an HTML error page
+ * served as `icon.png` — is refused. Everything else goes to imagecore's `probe` (header only),
+ * and {@link verifyImage} decodes all the pixels, which catches truncated files. imagecore only
+ * ever sees these untrusted bytes in an image pool's worker (`imagecore/image_pool.ts`): bounded
+ * in time and memory, and off the serving isolate.
  *
  * @module
  */
 import { Parser } from "htmlparser2";
 import { ImageCoreError } from "../../imagecore/mod.ts";
 import type { ImageWork } from "../../imagecore/image_pool.ts";
+import { markupStart } from "../../imagecore/markup_start.ts";
+import { SOURCE_MAX_WIDTH } from "../store/logo_ingest.ts";
 
 /** Size and format of a candidate image. */
 export interface ImageFacts {
@@ -36,14 +37,14 @@ export class NotAnImage extends Error {
 }
 
 /** Rasterised width of an SVG winner; the store keeps sources at most this wide. */
-export const SVG_RASTER_WIDTH = 1200;
+export const SVG_RASTER_WIDTH: number = SOURCE_MAX_WIDTH;
 /** Wall-clock cap on one imagecore job on untrusted bytes (probe, decode, rasterise), in ms. */
 export const IMAGE_DEADLINE_MS = 2000;
 const SNIFF_BYTES = 4096;
 
 /**
- * The name of the first element of `bytes` if it starts as markup (after a BOM, whitespace, an
- * XML declaration, comments or a doctype), else undefined.
+ * The name of the first element of `bytes` if it starts as markup (see `markupStart`: after a
+ * BOM and white space; then past an XML declaration, comments or a doctype), else undefined.
  *
  * @example
  * ```ts
@@ -51,10 +52,8 @@ const SNIFF_BYTES = 4096;
  * ```
  */
 export function firstElement(bytes: Uint8Array): string | undefined {
-  let start = 0;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
-  while (start < bytes.length && [0x09, 0x0a, 0x0c, 0x0d, 0x20].includes(bytes[start])) start++;
-  if (bytes[start] !== 0x3c /* < */) return undefined;
+  const start = markupStart(bytes);
+  if (start < 0) return undefined;
   const head = new TextDecoder().decode(bytes.subarray(start, start + SNIFF_BYTES));
   let name: string | undefined;
   const parser = new Parser({
@@ -72,10 +71,13 @@ export function firstElement(bytes: Uint8Array): string | undefined {
  * Sniffs and measures `bytes` without decoding pixels (imagecore's probe runs in `imaging`, the
  * discovery's image pool).
  *
- * @throws {NotAnImage} for HTML or other markup, unknown or corrupt data, and SVG while imagecore
- *   cannot rasterise it.
+ * @throws {NotAnImage} for HTML or other markup, and unknown or corrupt data (SVG included).
  * @example
  * ```ts
+ * import { startImagePool } from "../../imagecore/image_pool.ts";
+ *
+ * const pool = startImagePool();
+ * const pngBytes = await Deno.readFile("icon-512.png");
  * await measureImage(pngBytes, pool); // { format: "png", width: 512, height: 512 }
  * ```
  */
@@ -90,9 +92,6 @@ export async function measureImage(bytes: Uint8Array, imaging: ImageWork): Promi
     return { format: facts.format, width: facts.width, height: facts.height };
   } catch (error) {
     if (!(error instanceof ImageCoreError)) throw error;
-    if (element !== undefined && error.code === "unsupported_format") {
-      throw new NotAnImage("SVG, not supported by imagecore yet");
-    }
     throw new NotAnImage(error.message);
   }
 }
@@ -105,6 +104,10 @@ export async function measureImage(bytes: Uint8Array, imaging: ImageWork): Promi
  * @throws {NotAnImage} when imagecore cannot decode it.
  * @example
  * ```ts
+ * import { startImagePool } from "../../imagecore/image_pool.ts";
+ *
+ * const pool = startImagePool();
+ * const bytes = await Deno.readFile("logo.svg");
  * const storable = await verifyImage(bytes, await measureImage(bytes, pool), pool);
  * ```
  */

@@ -1,7 +1,18 @@
 /**
- * Which of the decodable candidates is the logo.
+ * The one place candidate order is decided: which declarations are preferred
+ * ({@link KIND_ORDER}), in which order candidates are fetched ({@link fetchOrder}), and which of
+ * the decodable ones is the logo ({@link compareMeasured}).
  *
- * Tiers, best first (measured from the bytes, never from declared sizes or types):
+ * Declarations are preferred in this order: `<link rel="icon">`, `apple-touch-icon`, `mask-icon`,
+ * web app manifest icons, the conventional `/favicon.ico` and `/apple-touch-icon.png`, JSON-LD
+ * `logo`, `og:image`. `candidates.ts` reads a page's declarations in that order (its cap keeps the
+ * preferred ones).
+ *
+ * Fetch order: by kind as above; within a kind, larger declared `sizes` (or `any`, or none) first,
+ * so the fetch cap drops small icons rather than large ones. Only the fetch order uses declared
+ * sizes; ranking uses measured ones.
+ *
+ * Ranking tiers, best first (measured from the bytes, never from declared sizes or types):
  *
  * 0. SVG (a vector scales crisply to every size), except mask icons and wide og:images;
  * 1. a square raster (aspect ratio at most 1.25) whose smaller side is 256 px or more;
@@ -12,11 +23,68 @@
  * 6. a wide og:image (a social card, rarely the logo) — last.
  *
  * Within a tier the larger smaller side wins, then the preferred declaration
- * (`kindPreference`), then document order.
+ * ({@link kindPreference}), then fetch order.
  *
  * @module
  */
-import { type Candidate, kindPreference } from "./candidates.ts";
+import type { Candidate, CandidateKind } from "./candidates.ts";
+
+/** Kinds of declaration, preferred first; see the module doc. */
+export const KIND_ORDER: readonly CandidateKind[] = Object.freeze(
+  [
+    "icon",
+    "apple-touch-icon",
+    "mask-icon",
+    "manifest",
+    "favicon",
+    "json-ld",
+    "og:image",
+  ] as const,
+);
+
+/**
+ * Preference of a kind: lower is preferred; orders fetches and breaks ties in ranking.
+ *
+ * @example
+ * ```ts
+ * kindPreference("icon") < kindPreference("og:image"); // true
+ * ```
+ */
+export function kindPreference(kind: CandidateKind): number {
+  return KIND_ORDER.indexOf(kind);
+}
+
+/** The largest smaller side a candidate declares; `any` or no `sizes` counts as largest. */
+function declaredSize(c: Candidate): number {
+  if (c.sizes === undefined) return Number.MAX_SAFE_INTEGER;
+  let best = 0;
+  for (const token of c.sizes.toLowerCase().split(/\s+/)) {
+    if (token === "any") return Number.MAX_SAFE_INTEGER;
+    const [w, h] = token.split("x").map(Number);
+    if (Number.isFinite(w) && Number.isFinite(h)) best = Math.max(best, Math.min(w, h));
+  }
+  return best;
+}
+
+/**
+ * The order in which to fetch candidates (see the module doc); the sort is stable, so equal
+ * candidates keep their declaration order.
+ *
+ * @example
+ * ```ts
+ * fetchOrder([
+ *   { url: "https://a.test/og.png", kind: "og:image" },
+ *   { url: "https://a.test/16.png", kind: "icon", sizes: "16x16" },
+ *   { url: "https://a.test/m.png", kind: "manifest", sizes: "512x512" },
+ *   { url: "https://a.test/192.png", kind: "icon", sizes: "192x192" },
+ * ]).map((c) => c.url); // 192.png, 16.png, m.png, og.png
+ * ```
+ */
+export function fetchOrder(candidates: readonly Candidate[]): Candidate[] {
+  return candidates.toSorted((a, b) =>
+    kindPreference(a.kind) - kindPreference(b.kind) || declaredSize(b) - declaredSize(a)
+  );
+}
 
 /** A candidate whose bytes were fetched and measured. */
 export interface Measured {
@@ -50,7 +118,8 @@ function aspect(m: Measured): number {
  *
  * @example
  * ```ts
- * tier({ candidate: { url, kind: "icon" }, format: "png", width: 512, height: 512, order: 0 }); // 1
+ * const candidate = { url: "https://acme.test/icon.png", kind: "icon" } as const;
+ * tier({ candidate, format: "png", width: 512, height: 512, order: 0 }); // 1
  * ```
  */
 export function tier(m: Measured): number {
@@ -70,6 +139,9 @@ export function tier(m: Measured): number {
  *
  * @example
  * ```ts
+ * const candidate = { url: "https://acme.test/favicon.ico", kind: "favicon" } as const;
+ * const svgIcon = { candidate, format: "svg", width: 64, height: 64, order: 0 };
+ * const favicon32 = { candidate, format: "ico", width: 32, height: 32, order: 1 };
  * score(svgIcon) > score(favicon32); // true
  * ```
  */
@@ -83,6 +155,7 @@ export function score(m: Measured): number {
  *
  * @example
  * ```ts
+ * declare const measured: Measured[]; // the candidates that fetched and measured fine
  * const best = measured.toSorted(compareMeasured)[0];
  * ```
  */

@@ -17,6 +17,7 @@
  */
 import { lookupChain } from "../domain.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
+import { SingleFlight } from "../single_flight.ts";
 import { LogoStore } from "../store/logo_store.ts";
 import { parseConnectTo } from "./connect_to.ts";
 import { createDiscovery, type Discovery, type DiscoveryConfig } from "./discover.ts";
@@ -76,6 +77,9 @@ export function discoveryEnabled(value: string | undefined): boolean {
  * @throws {Error} for an invalid `LOGO_DISCOVERY` or `LOGO_CONNECT_TO`.
  * @example
  * ```ts
+ * import { createApp } from "../app.ts";
+ *
+ * const kv = await Deno.openKv();
  * const discovery = startDiscoveryService(kv, (name) => Deno.env.get(name));
  * const app = createApp({ kv, discover: discovery?.discover });
  * ```
@@ -108,15 +112,13 @@ export function startDiscoveryService(
     promise.finally(() => background.delete(promise)).catch(() => {});
     return promise;
   };
-  let sweeping: Promise<unknown> | undefined;
+  const sweeping = new SingleFlight<"sweep", unknown>(); // a sweep still running is not doubled
   const sweepMs = options.sweepMs ?? REFRESH_SWEEP_MS;
   const timer = sweepMs > 0
     ? setInterval(() => {
-      sweeping ??= track(
+      track(sweeping.run("sweep", () =>
         discovery.refreshStale()
-          .catch((error) => log("Discovery refresh sweep failed", error))
-          .finally(() => sweeping = undefined),
-      );
+          .catch((error) => log("Discovery refresh sweep failed", error))));
     }, sweepMs)
     : undefined;
   if (timer !== undefined) Deno.unrefTimer(timer);

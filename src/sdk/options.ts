@@ -7,6 +7,17 @@
  */
 
 import { normalizeDomain } from "../domain.ts";
+import {
+  FORMAT_RULE,
+  isLogoFormat,
+  isLogoSize,
+  isLogoTheme,
+  type LogoFormat as Format,
+  type LogoTheme as Theme,
+  MAX_SECRET_SIZE,
+  sizeRule,
+  THEME_RULE,
+} from "../logo_options.ts";
 import { BadRequestError } from "./errors.ts";
 
 /**
@@ -20,7 +31,7 @@ import { BadRequestError } from "./errors.ts";
  * const largest = await client.get("github.com", { size: MAX_SIZE });
  * ```
  */
-export const MAX_SIZE = 1200;
+export const MAX_SIZE: number = MAX_SECRET_SIZE;
 
 /**
  * Background a themed variant is made for; the logo is inverted for contrast when needed.
@@ -32,7 +43,7 @@ export const MAX_SIZE = 1200;
  * const theme: LogoTheme = new Date().getHours() >= 19 ? "dark" : "light";
  * ```
  */
-export type LogoTheme = "light" | "dark";
+export type LogoTheme = Theme;
 
 /**
  * Image format of the answer.
@@ -44,7 +55,7 @@ export type LogoTheme = "light" | "dark";
  * const format: LogoFormat = "webp";
  * ```
  */
-export type LogoFormat = "png" | "webp" | "jpeg";
+export type LogoFormat = Format;
 
 /**
  * Options of one logo request. Unset options take the server's defaults (128 px, colour, no theme,
@@ -78,9 +89,6 @@ export interface LogoOptions {
   signal?: AbortSignal;
 }
 
-const THEMES: readonly string[] = ["light", "dark"];
-const FORMATS: readonly string[] = ["png", "webp", "jpeg"];
-
 /**
  * Checks `options` against the server's rules; throws `BadRequestError` naming the first bad one.
  *
@@ -92,19 +100,17 @@ const FORMATS: readonly string[] = ["png", "webp", "jpeg"];
  */
 export function validateOptions(options: LogoOptions): void {
   const { size, greyscale, theme, format, fallbackToParent } = options;
-  if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= MAX_SIZE)) {
-    throw new BadRequestError(
-      `Invalid size: must be a whole number of pixels from 1 to ${MAX_SIZE}`,
-    );
+  if (size !== undefined && !isLogoSize(size, MAX_SIZE)) {
+    throw new BadRequestError(`Invalid size: ${sizeRule(MAX_SIZE)}`);
   }
   if (greyscale !== undefined && typeof greyscale !== "boolean") {
     throw new BadRequestError("Invalid greyscale: must be true or false");
   }
-  if (theme !== undefined && !THEMES.includes(theme)) {
-    throw new BadRequestError("Invalid theme: must be light or dark");
+  if (theme !== undefined && !isLogoTheme(theme)) {
+    throw new BadRequestError(`Invalid theme: ${THEME_RULE}`);
   }
-  if (format !== undefined && !FORMATS.includes(format)) {
-    throw new BadRequestError("Invalid format: must be png, webp or jpeg");
+  if (format !== undefined && !isLogoFormat(format)) {
+    throw new BadRequestError(`Invalid format: ${FORMAT_RULE}`);
   }
   if (fallbackToParent !== undefined && typeof fallbackToParent !== "boolean") {
     throw new BadRequestError("Invalid fallbackToParent: must be true or false");

@@ -92,7 +92,8 @@ export function readHeaders(
 }
 
 /**
- * The dimensions a server states in `X-Logo-Width` / `X-Logo-Height`, if it does.
+ * The dimensions a server states in `X-Logo-Width` / `X-Logo-Height` (Logo Lookup states them on
+ * every 200; another server or a proxy may not).
  *
  * @example
  * ```ts

@@ -18,10 +18,17 @@
  *    rewrites the manifest, so a writer that re-wrote chunks of that blob meanwhile fails its check
  *    and retries rather than committing a reference to deleted chunks.
  *
- * KV layout: `["blobs", hash]` → {@link BlobManifest}; `["blob_chunks", hash, i]` → bytes.
+ * KV layout (see `keyspace.ts`): `["blobs", hash]` → {@link BlobManifest};
+ * `["blob_chunks", hash, i]` → bytes.
  *
  * @module
  */
+import {
+  BLOB_MANIFESTS_PREFIX,
+  blobChunkKey,
+  blobChunksPrefix,
+  blobManifestKey,
+} from "./keyspace.ts";
 
 /** Bytes per chunk: 60 KiB, safely under Deno KV's 64 KiB value limit. */
 export const CHUNK_SIZE = 60 * 1024;
@@ -29,9 +36,6 @@ export const CHUNK_SIZE = 60 * 1024;
 const BATCH_BYTES = 10 * CHUNK_SIZE;
 /** A `pending` blob this old was abandoned by a crashed writer: `sweep` may collect it. */
 export const PENDING_TIMEOUT_MS = 10 * 60 * 1000;
-
-const MANIFESTS = "blobs";
-const CHUNKS = "blob_chunks";
 
 /** What KV keeps about a blob besides its chunks. */
 export interface BlobManifest {
@@ -72,16 +76,6 @@ export interface BlobStoreOptions {
   clock?: () => number;
 }
 
-/** The KV key of a blob's manifest. */
-export function manifestKey(hash: string): Deno.KvKey {
-  return [MANIFESTS, hash];
-}
-
-/** The KV key prefix of a blob's chunks. */
-export function chunkPrefix(hash: string): Deno.KvKey {
-  return [CHUNKS, hash];
-}
-
 function chunkCount(size: number): number {
   return Math.max(1, Math.ceil(size / CHUNK_SIZE));
 }
@@ -103,8 +97,8 @@ export class BlobStore {
    */
   async read(hash: string): Promise<Uint8Array | null> {
     const [manifest, chunks] = await Promise.all([
-      this.#kv.get<BlobManifest>(manifestKey(hash)),
-      Array.fromAsync(this.#kv.list<Uint8Array>({ prefix: chunkPrefix(hash) })),
+      this.#kv.get<BlobManifest>(blobManifestKey(hash)),
+      Array.fromAsync(this.#kv.list<Uint8Array>({ prefix: blobChunksPrefix(hash) })),
     ]);
     const m = manifest.value;
     if (m === null || m.state !== "live" || chunks.length !== m.chunks) return null;
@@ -120,7 +114,7 @@ export class BlobStore {
 
   /** The manifest of a blob, with its versionstamp. */
   manifest(hash: string): Promise<Deno.KvEntryMaybe<BlobManifest>> {
-    return this.#kv.get<BlobManifest>(manifestKey(hash));
+    return this.#kv.get<BlobManifest>(blobManifestKey(hash));
   }
 
   /** Writes a blob's chunks (idempotent: same address, same bytes) in commits under KV's limits. */
@@ -131,7 +125,7 @@ export class BlobStore {
     for (let i = 0; i < count; i++) {
       const chunk = bytes.subarray(i * CHUNK_SIZE, Math.min(bytes.length, (i + 1) * CHUNK_SIZE));
       // A copy, so KV stores this chunk and not the whole underlying buffer.
-      op.set([CHUNKS, hash, i], chunk.slice());
+      op.set(blobChunkKey(hash, i), chunk.slice());
       pending += chunk.length;
       if (pending + CHUNK_SIZE > BATCH_BYTES || i === count - 1) {
         await op.commit();
@@ -152,7 +146,7 @@ export class BlobStore {
     added: readonly BlobWrite[],
     removed: readonly string[],
   ): Promise<BlobReferences | null> {
-    const keys = [...added.map((b) => manifestKey(b.hash)), ...removed.map(manifestKey)];
+    const keys = [...added.map((b) => blobManifestKey(b.hash)), ...removed.map(blobManifestKey)];
     const entries = keys.length === 0
       ? []
       : await this.#kv.getMany<BlobManifest[]>(keys, { consistency: "strong" });
@@ -233,7 +227,7 @@ export class BlobStore {
       let current = await this.#kv.atomic().check(entry).set(entry.key, deleting).commit();
       if (!current.ok) continue;
       const chunkKeys: Deno.KvKey[] = [];
-      for await (const chunk of this.#kv.list({ prefix: chunkPrefix(hash) })) {
+      for await (const chunk of this.#kv.list({ prefix: blobChunksPrefix(hash) })) {
         chunkKeys.push(chunk.key);
       }
       for (let i = 0; i < chunkKeys.length; i += 10) {
@@ -260,7 +254,7 @@ export class BlobStore {
    */
   async sweep(): Promise<number> {
     let count = 0;
-    for await (const entry of this.#kv.list<BlobManifest>({ prefix: [MANIFESTS] })) {
+    for await (const entry of this.#kv.list<BlobManifest>({ prefix: BLOB_MANIFESTS_PREFIX })) {
       if (entry.value.state === "live" && entry.value.refs > 0) continue;
       if (await this.collect(entry.key[1] as string, { abandonedPending: true })) count++;
     }

@@ -7,8 +7,8 @@
  * Tokens are looked up through an index keyed by the token's SHA-256, then compared with the
  * stored value in constant time, so lookup timing says nothing useful about a guessed token.
  *
- * KV layout: `["keys", id]` → {@link ApiKey}; `["key_by_pk", sha256(pk)]` → id;
- * `["key_by_sk", sha256(sk)]` → id. Revoking a key deletes both index entries in the same atomic
+ * KV layout (see `keyspace.ts`): `["keys", id]` → {@link ApiKey}; `["key_by_pk", sha256(pk)]` →
+ * id; `["key_by_sk", sha256(sk)]` → id. Revoking a key deletes both index entries in the same atomic
  * commit that marks it revoked, so a revoked key never authenticates again.
  *
  * @example
@@ -23,6 +23,7 @@
  */
 import { CUSTOM_PLAN, DEFAULT_PLAN, LIMIT_BOUNDS, resolvePlan, WINDOW_BOUNDS } from "../plans.ts";
 import { normalizeAllowEntry } from "./allow_entry.ts";
+import { API_KEYS_PREFIX, apiKeyKey, publishableIndexKey, secretIndexKey } from "./keyspace.ts";
 import {
   constantTimeEqual,
   generateToken,
@@ -81,10 +82,6 @@ export interface KeyStoreOptions {
   /** Epoch-ms clock for `createdAt` and friends; default `Date.now`. */
   clock?: () => number;
 }
-
-const KEYS = "keys";
-const BY_PK = "key_by_pk";
-const BY_SK = "key_by_sk";
 
 /**
  * Validates and normalises key options without touching KV: the plan exists, an explicit limit and
@@ -178,12 +175,12 @@ export class KeyStore {
         createdAt: this.#clock(),
       };
       const result = await this.#kv.atomic()
-        .check({ key: [KEYS, id], versionstamp: null })
-        .check({ key: [BY_PK, pkHash], versionstamp: null })
-        .check({ key: [BY_SK, secretKeyHash], versionstamp: null })
-        .set([KEYS, id], key)
-        .set([BY_PK, pkHash], id)
-        .set([BY_SK, secretKeyHash], id)
+        .check({ key: apiKeyKey(id), versionstamp: null })
+        .check({ key: publishableIndexKey(pkHash), versionstamp: null })
+        .check({ key: secretIndexKey(secretKeyHash), versionstamp: null })
+        .set(apiKeyKey(id), key)
+        .set(publishableIndexKey(pkHash), id)
+        .set(secretIndexKey(secretKeyHash), id)
         .commit();
       // A collision of 95+ random bits is practically impossible; retrying keeps it impossible.
       if (result.ok) return { key, secretKey };
@@ -193,7 +190,7 @@ export class KeyStore {
   /** The live key whose publishable token is `token`, or `null` (unknown, malformed or revoked). */
   async byPublishableKey(token: string): Promise<ApiKey | null> {
     if (!isPublishableKey(token)) return null;
-    const key = await this.#byIndex(BY_PK, await sha256Hex(token));
+    const key = await this.#byIndex(publishableIndexKey(await sha256Hex(token)));
     if (key === null || !constantTimeEqual(key.publishableKey, token)) return null;
     return key;
   }
@@ -202,13 +199,13 @@ export class KeyStore {
   async bySecretKey(token: string): Promise<ApiKey | null> {
     if (!isSecretKey(token)) return null;
     const hash = await sha256Hex(token);
-    const key = await this.#byIndex(BY_SK, hash);
+    const key = await this.#byIndex(secretIndexKey(hash));
     if (key === null || !constantTimeEqual(key.secretKeyHash, hash)) return null;
     return key;
   }
 
-  async #byIndex(index: string, hash: string): Promise<ApiKey | null> {
-    const id = await this.#kv.get<string>([index, hash]);
+  async #byIndex(indexKey: Deno.KvKey): Promise<ApiKey | null> {
+    const id = await this.#kv.get<string>(indexKey);
     if (id.value === null) return null;
     const key = await this.get(id.value);
     return key === null || key.revoked ? null : key;
@@ -217,13 +214,15 @@ export class KeyStore {
   /** The key with this id, revoked or not, or `null`. */
   async get(id: string): Promise<ApiKey | null> {
     if (typeof id !== "string" || id === "") return null;
-    return (await this.#kv.get<ApiKey>([KEYS, id])).value;
+    return (await this.#kv.get<ApiKey>(apiKeyKey(id))).value;
   }
 
   /** Every key, revoked ones included, oldest first. */
   async list(): Promise<ApiKey[]> {
     const keys: ApiKey[] = [];
-    for await (const entry of this.#kv.list<ApiKey>({ prefix: [KEYS] })) keys.push(entry.value);
+    for await (const entry of this.#kv.list<ApiKey>({ prefix: API_KEYS_PREFIX })) {
+      keys.push(entry.value);
+    }
     return keys.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   }
 
@@ -233,16 +232,16 @@ export class KeyStore {
    */
   async revoke(id: string): Promise<boolean> {
     for (;;) {
-      const entry = await this.#kv.get<ApiKey>([KEYS, id]);
+      const entry = await this.#kv.get<ApiKey>(apiKeyKey(id));
       const key = entry.value;
       if (key === null) return false;
       if (key.revoked) return true;
       const pkHash = await sha256Hex(key.publishableKey);
       const result = await this.#kv.atomic()
         .check(entry)
-        .set([KEYS, id], { ...key, revoked: true, revokedAt: this.#clock() })
-        .delete([BY_PK, pkHash])
-        .delete([BY_SK, key.secretKeyHash])
+        .set(apiKeyKey(id), { ...key, revoked: true, revokedAt: this.#clock() })
+        .delete(publishableIndexKey(pkHash))
+        .delete(secretIndexKey(key.secretKeyHash))
         .commit();
       if (result.ok) return true;
     }
@@ -258,12 +257,12 @@ export class KeyStore {
   async recordAttribution(id: string, url: string): Promise<boolean> {
     const attributionUrl = normalizeAttributionUrl(url);
     for (;;) {
-      const entry = await this.#kv.get<ApiKey>([KEYS, id]);
+      const entry = await this.#kv.get<ApiKey>(apiKeyKey(id));
       const key = entry.value;
       if (key === null || key.revoked) return false;
       const result = await this.#kv.atomic()
         .check(entry)
-        .set([KEYS, id], { ...key, attributionUrl, attributionRecordedAt: this.#clock() })
+        .set(apiKeyKey(id), { ...key, attributionUrl, attributionRecordedAt: this.#clock() })
         .commit();
       if (result.ok) return true;
     }
@@ -271,7 +270,7 @@ export class KeyStore {
 
   /** Whether any key exists, revoked or not. */
   async isEmpty(): Promise<boolean> {
-    for await (const _ of this.#kv.list({ prefix: [KEYS] }, { limit: 1 })) return false;
+    for await (const _ of this.#kv.list({ prefix: API_KEYS_PREFIX }, { limit: 1 })) return false;
     return true;
   }
 }

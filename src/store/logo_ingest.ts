@@ -25,12 +25,13 @@
  */
 import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { probe, type SourceFormat, transform } from "../../imagecore/mod.ts";
+import { CONTENT_TYPES, DEFAULT_SIZE, MAX_SECRET_SIZE } from "../logo_options.ts";
 import { sha256Hex } from "./sha256.ts";
 
-/** Widest normalised source kept, in px (the SDK's 1200-px maximum). */
-export const SOURCE_MAX_WIDTH = 1200;
-/** Width of the `default` rendition: the spec's default size. */
-export const DEFAULT_WIDTH = 128;
+/** Widest normalised source kept, in px: the largest size a request may ask for (1200). */
+export const SOURCE_MAX_WIDTH: number = MAX_SECRET_SIZE;
+/** Width of the `default` rendition: the spec's default size (128). */
+export const DEFAULT_WIDTH: number = DEFAULT_SIZE;
 /** Width of the `mid` rendition, made when the source is wider. */
 export const MID_WIDTH = 256;
 /**
@@ -41,10 +42,8 @@ export const PIPELINE_VERSION = 1;
 
 /** MIME type of each source format imagecore decodes. */
 export const SOURCE_MIME: Readonly<Record<SourceFormat, string>> = Object.freeze({
-  png: "image/png",
-  jpeg: "image/jpeg",
+  ...CONTENT_TYPES,
   gif: "image/gif",
-  webp: "image/webp",
   ico: "image/x-icon",
   bmp: "image/bmp",
   svg: "image/svg+xml",
@@ -117,7 +116,7 @@ export async function prepareLogo(
   for (const [name, out] of Object.entries(outputs)) {
     renditions[name] = {
       hash: await sha256Hex(out.bytes),
-      type: "image/png",
+      type: CONTENT_TYPES[out.format],
       width: out.width,
       height: out.height,
       bytes: out.bytes,

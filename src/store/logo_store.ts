@@ -8,18 +8,21 @@
  * at any point therefore leaves either the old logo or the new one visible, never a half of one,
  * and removing a logo never deletes bytes another record still uses.
  *
- * KV layout: `["logos", domain]` → {@link LogoRecord}; blobs as in `blob_store.ts`.
+ * KV layout (see `keyspace.ts`): `["logos", domain]` → {@link LogoRecord}; blobs as in
+ * `blob_store.ts`.
  *
  * @example
  * ```ts
  * import { LogoStore } from "./logo_store.ts";
  * const logos = new LogoStore(await Deno.openKv(":memory:"));
+ * const png = await Deno.readFile("example.com.png");
  * const { record } = await logos.put("example.com", png, { source: "file:example.com.png" });
  * const body = await logos.readBlob(record.renditions.default.hash); // the default 128-px PNG
  * ```
  * @module
  */
 import { BlobStore, type BlobWrite } from "./blob_store.ts";
+import { logoKey, LOGOS_PREFIX } from "./keyspace.ts";
 import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { PIPELINE_VERSION, prepareLogo } from "./logo_ingest.ts";
 import { sha256Hex } from "./sha256.ts";
@@ -77,7 +80,6 @@ export interface LogoStoreOptions {
   imaging?: ImageWork;
 }
 
-const LOGOS = "logos";
 /** Commits retried on contention before giving up. */
 const MAX_ATTEMPTS = 32;
 
@@ -129,7 +131,7 @@ export class LogoStore {
       blobs.set(r.hash, { hash: r.hash, bytes: r.bytes });
     }
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const entry = await this.#kv.get<LogoRecord>([LOGOS, domain]);
+      const entry = await this.#kv.get<LogoRecord>(logoKey(domain));
       const old = entry.value;
       if (old !== null && old.hash === hash && old.pipeline === PIPELINE_VERSION) {
         return { record: old, changed: false };
@@ -164,7 +166,7 @@ export class LogoStore {
 
   /** The record of `domain`, or `null`. */
   async get(domain: string): Promise<LogoRecord | null> {
-    return (await this.#kv.get<LogoRecord>([LOGOS, domain])).value;
+    return (await this.#kv.get<LogoRecord>(logoKey(domain))).value;
   }
 
   /**
@@ -181,7 +183,7 @@ export class LogoStore {
    */
   async remove(domain: string): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const entry = await this.#kv.get<LogoRecord>([LOGOS, domain]);
+      const entry = await this.#kv.get<LogoRecord>(logoKey(domain));
       if (entry.value === null) return false;
       const refs = await this.#blobs.reference([], renditionHashes(entry.value));
       if (refs === null) continue;
@@ -197,12 +199,14 @@ export class LogoStore {
 
   /** Every record, in domain order. */
   async *list(): AsyncIterable<LogoRecord> {
-    for await (const entry of this.#kv.list<LogoRecord>({ prefix: [LOGOS] })) yield entry.value;
+    for await (const entry of this.#kv.list<LogoRecord>({ prefix: LOGOS_PREFIX })) {
+      yield entry.value;
+    }
   }
 
   /** Whether no logo is stored. */
   async isEmpty(): Promise<boolean> {
-    for await (const _ of this.#kv.list({ prefix: [LOGOS] }, { limit: 1 })) return false;
+    for await (const _ of this.#kv.list({ prefix: LOGOS_PREFIX }, { limit: 1 })) return false;
     return true;
   }
 

@@ -1,9 +1,8 @@
 /**
- * The store's records about itself, under `["meta", …]` (the other parts of the KV layout are
- * declared where they are used: `key_store.ts`, `logo_store.ts`, `blob_store.ts`,
- * `rate_limiter.ts`, `discovery/failure_memory.ts`).
+ * The store's records about itself, under `["meta", …]` (the whole KV layout, these keys
+ * included, is declared in `keyspace.ts`).
  *
- * - `["meta", "demo"]` ({@link DEMO_KEY}): the demo key and domains `seed.ts` created, so later
+ * - `["meta", "demo"]` (`DEMO_KEY`): the demo key and domains `seed.ts` created, so later
  *   starts print the same URL.
  * - `["meta", "initialized"]` ({@link INITIALIZED_KEY}): {@link InitializedMarker}, written the
  *   first time the store is seen holding data (keys or logos) — by the seeder, by the admin CLI
@@ -21,17 +20,9 @@
  * ```
  * @module
  */
+import { INITIALIZED_KEY } from "./keyspace.ts";
 import { KeyStore } from "./key_store.ts";
 import { LogoStore } from "./logo_store.ts";
-
-/** `["meta", "demo"]`: the demo key and domains created by the first-run seeding. */
-export const DEMO_KEY: Deno.KvKey = ["meta", "demo"];
-
-/**
- * `["meta", "initialized"]`: present once the store has held data (see the module doc); its
- * value is an {@link InitializedMarker}.
- */
-export const INITIALIZED_KEY: Deno.KvKey = ["meta", "initialized"];
 
 /** The value at {@link INITIALIZED_KEY}. */
 export interface InitializedMarker {

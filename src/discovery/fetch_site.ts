@@ -1,0 +1,166 @@
+/**
+ * Fetching for discovery: a site's home page and the URLs it declares, every connection through
+ * {@link safeFetch} with one byte cap, and `data:` URLs decoded locally (no connection made).
+ *
+ * The home page is tried at `https://DOMAIN/`, then `http://DOMAIN/`, following redirects to the
+ * site's canonical host. On an `https://` page, `http://` icon and manifest URLs are fetched as
+ * `https://` ({@link upgraded}), as browsers upgrade mixed content; `safeFetch` refuses
+ * redirects from https to http.
+ *
+ * @module
+ */
+import { type ConnectToMap, NO_CONNECT_TO } from "./connect_to.ts";
+import { isNetworkFailure } from "./failure_memory.ts";
+import {
+  DEFAULT_MAX_BYTES,
+  type Resolver,
+  safeFetch,
+  SafeFetchError,
+  type SafeResponse,
+} from "./safe_fetch.ts";
+import { NotAnImage } from "./measure_image.ts";
+
+/** `Accept` of a home page request. */
+export const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
+/** `Accept` of an icon request. */
+export const IMAGE_ACCEPT = "image/svg+xml,image/png,image/*;q=0.9,*/*;q=0.5";
+/** `Accept` of a web app manifest request. */
+export const MANIFEST_ACCEPT = "application/manifest+json,application/json";
+
+/** How discovery connects; all optional, see `DiscoveryConfig`. */
+export interface FetchOptions {
+  /** `LOGO_CONNECT_TO` overrides. */
+  connectTo?: ConnectToMap;
+  /** Name resolution; default `Deno.resolveDns`. */
+  resolve?: Resolver;
+  /** PEM certificates trusted instead of the default roots. */
+  caCerts?: string[];
+  /** Byte cap per response; default 5 MiB. */
+  maxBytes?: number;
+}
+
+/** A fetched body: a {@link SafeResponse}, or the decoded bytes of a `data:` URL. */
+export type Fetched = Pick<SafeResponse, "url" | "status" | "headers" | "body">;
+
+/** What {@link SiteFetcher.homePage} found. */
+export interface HomePage {
+  /** The page, when one answered with a 2xx status. */
+  page?: SafeResponse;
+  /** The final URL of a site that answered with an error status (its root is still usable). */
+  reachable?: string;
+  /** Why each attempt failed. */
+  errors: string[];
+  /** Whether an attempt failed at network level (DNS, connection, TLS, timeout). */
+  networkFailure: boolean;
+}
+
+/** Fetches for one discovery configuration. */
+export interface SiteFetcher {
+  /**
+   * The home page, https first. A site that answers with an error status (bots are often
+   * refused) is still reachable: its root is returned so the conventional icons can be tried.
+   */
+  homePage(domain: string, signal: AbortSignal): Promise<HomePage>;
+  /** `url` (http, https or data) with a 2xx status. @throws {Error} otherwise. */
+  get(url: string, signal: AbortSignal, accept: string): Promise<Fetched>;
+}
+
+/**
+ * Creates the fetcher.
+ *
+ * @example
+ * ```ts
+ * const fetcher = createSiteFetcher({ maxBytes: 1024 * 1024 });
+ * const { page, errors } = await fetcher.homePage("acme.test", AbortSignal.timeout(10_000));
+ * ```
+ */
+export function createSiteFetcher(options: FetchOptions = {}): SiteFetcher {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+
+  function fetchUrl(url: string, signal: AbortSignal, accept: string) {
+    return safeFetch(url, {
+      connectTo: options.connectTo ?? NO_CONNECT_TO,
+      resolve: options.resolve,
+      caCerts: options.caCerts,
+      maxBytes,
+      signal,
+      accept,
+    });
+  }
+
+  async function readDataUrl(url: string): Promise<Fetched> {
+    // A data: URL is decoded locally by the built-in fetch; no connection is made.
+    const response = await fetch(url);
+    const body = new Uint8Array(await response.arrayBuffer());
+    if (body.length > maxBytes) throw new Error(`data: URL exceeds ${maxBytes} bytes`);
+    return { url, status: 200, headers: response.headers, body };
+  }
+
+  async function get(url: string, signal: AbortSignal, accept: string): Promise<Fetched> {
+    if (url.startsWith("data:")) return await readDataUrl(url);
+    const response = await fetchUrl(url, signal, accept);
+    if (response.status < 200 || response.status >= 300) {
+      throw new Error(`HTTP ${response.status} from ${response.url}`);
+    }
+    return response;
+  }
+
+  async function homePage(domain: string, signal: AbortSignal): Promise<HomePage> {
+    const errors: string[] = [];
+    let reachable: string | undefined;
+    let networkFailure = false;
+    for (const scheme of ["https", "http"]) {
+      try {
+        const response = await fetchUrl(`${scheme}://${domain}/`, signal, HTML_ACCEPT);
+        if (response.status >= 200 && response.status < 300) {
+          return { page: response, errors, networkFailure };
+        }
+        errors.push(`HTTP ${response.status} from ${response.url}`);
+        reachable ??= response.url;
+      } catch (error) {
+        errors.push(failureReason(error));
+        networkFailure ||= isNetworkFailure(error);
+        if (signal.aborted) break;
+      }
+    }
+    return { page: undefined, reachable, errors, networkFailure };
+  }
+
+  return { homePage, get };
+}
+
+/**
+ * On an https page, an http URL is fetched over https, as browsers upgrade mixed content.
+ *
+ * @example
+ * ```ts
+ * upgraded("http://a.test/i.png", "https://a.test/"); // "https://a.test/i.png"
+ * ```
+ */
+export function upgraded(url: string, pageUrl: string): string {
+  if (!pageUrl.startsWith("https:") || !url.startsWith("http:")) return url;
+  return `https:${url.slice("http:".length)}`;
+}
+
+/** Why a fetch or a measurement failed, in one line. */
+export function failureReason(error: unknown): string {
+  if (error instanceof SafeFetchError || error instanceof NotAnImage) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Decodes a fetched text body with the `charset` of `contentType` (UTF-8 when absent or unknown).
+ *
+ * @example
+ * ```ts
+ * decodeText(new TextEncoder().encode("<html>"), "text/html; charset=utf-8"); // "<html>"
+ * ```
+ */
+export function decodeText(bytes: Uint8Array, contentType: string): string {
+  const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType)?.[1] ?? "utf-8";
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return new TextDecoder().decode(bytes);
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * The logo-option vocabulary, declared once: the output formats (and the spellings a URL may use),
+ * the themes, the greyscale spellings, the default size and the two size caps, with the sentence
+ * that states each rule. The server's parse step (`request_options.ts`), the render step, logo
+ * ingestion, the SDK (`sdk/options.ts`) and imagecore's wrapper (`imagecore/mod.ts`) read them
+ * from here.
+ *
+ * Pure (no imports, no Deno APIs): the published SDK imports this module too, as it does
+ * `domain.ts`.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SIZE, FORMAT_SPELLINGS, isLogoTheme, MAX_SIZE, sizeRule } from "./logo_options.ts";
+ * DEFAULT_SIZE;            // 128
+ * FORMAT_SPELLINGS["jpg"]; // "jpeg"
+ * isLogoTheme("dark");     // true
+ * sizeRule(MAX_SIZE);      // "must be a whole number of pixels from 1 to 800"
+ * ```
+ * @module
+ */
+
+/**
+ * Image encodings a logo can be answered in.
+ *
+ * @example
+ * ```ts
+ * import { LOGO_FORMATS } from "./logo_options.ts";
+ * LOGO_FORMATS.includes("webp"); // true
+ * ```
+ */
+export const LOGO_FORMATS = ["png", "webp", "jpeg"] as const;
+
+/**
+ * One of {@link LOGO_FORMATS}.
+ *
+ * @example
+ * ```ts
+ * import type { LogoFormat } from "./logo_options.ts";
+ * const format: LogoFormat = "webp";
+ * ```
+ */
+export type LogoFormat = typeof LOGO_FORMATS[number];
+
+/**
+ * Format when none is asked for.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_FORMAT } from "./logo_options.ts";
+ * DEFAULT_FORMAT; // "png"
+ * ```
+ */
+export const DEFAULT_FORMAT: LogoFormat = "png";
+
+/**
+ * Every spelling of a format the `format` query parameter accepts (after lowercasing): the
+ * format names, and `jpg` for `jpeg`.
+ *
+ * @example
+ * ```ts
+ * import { FORMAT_SPELLINGS } from "./logo_options.ts";
+ * FORMAT_SPELLINGS["jpg"]; // "jpeg"
+ * ```
+ */
+export const FORMAT_SPELLINGS: Readonly<Record<string, LogoFormat>> = Object.freeze({
+  png: "png",
+  webp: "webp",
+  jpeg: "jpeg",
+  jpg: "jpeg",
+});
+
+/**
+ * Exact `Content-Type` of each format.
+ *
+ * @example
+ * ```ts
+ * import { CONTENT_TYPES } from "./logo_options.ts";
+ * CONTENT_TYPES.webp; // "image/webp"
+ * ```
+ */
+export const CONTENT_TYPES: Readonly<Record<LogoFormat, string>> = Object.freeze({
+  png: "image/png",
+  webp: "image/webp",
+  jpeg: "image/jpeg",
+});
+
+/**
+ * Backgrounds a themed logo can be made for; the logo is inverted for contrast when needed.
+ *
+ * @example
+ * ```ts
+ * import { LOGO_THEMES } from "./logo_options.ts";
+ * LOGO_THEMES.length; // 2
+ * ```
+ */
+export const LOGO_THEMES = ["light", "dark"] as const;
+
+/**
+ * One of {@link LOGO_THEMES}.
+ *
+ * @example
+ * ```ts
+ * import type { LogoTheme } from "./logo_options.ts";
+ * const theme: LogoTheme = "dark";
+ * ```
+ */
+export type LogoTheme = typeof LOGO_THEMES[number];
+
+/**
+ * Spellings of `greyscale` that mean yes, then those that mean no (matched after lowercasing).
+ *
+ * @example
+ * ```ts
+ * import { GREYSCALE_SPELLINGS } from "./logo_options.ts";
+ * GREYSCALE_SPELLINGS.true.includes("yes"); // true
+ * ```
+ */
+export const GREYSCALE_SPELLINGS: Readonly<{ true: readonly string[]; false: readonly string[] }> =
+  Object.freeze({ true: ["true", "1", "yes"], false: ["false", "0", "no"] });
+
+/**
+ * Width in px when `size` is not given (spec: 128 px).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SIZE } from "./logo_options.ts";
+ * DEFAULT_SIZE; // 128
+ * ```
+ */
+export const DEFAULT_SIZE = 128;
+
+/**
+ * Largest `size` a publishable key may ask for (spec: 800 px).
+ *
+ * @example
+ * ```ts
+ * import { MAX_SIZE } from "./logo_options.ts";
+ * MAX_SIZE; // 800
+ * ```
+ */
+export const MAX_SIZE = 800;
+
+/**
+ * Largest `size` a request authenticated with a secret key may ask for (spec: 1200 px); also the
+ * widest source the store keeps.
+ *
+ * @example
+ * ```ts
+ * import { MAX_SECRET_SIZE } from "./logo_options.ts";
+ * MAX_SECRET_SIZE; // 1200
+ * ```
+ */
+export const MAX_SECRET_SIZE = 1200;
+
+/**
+ * Whether `value` is a format name (exactly, not a spelling such as `jpg`).
+ *
+ * @example
+ * ```ts
+ * import { isLogoFormat } from "./logo_options.ts";
+ * isLogoFormat("webp"); // true
+ * isLogoFormat("jpg");  // false
+ * ```
+ */
+export function isLogoFormat(value: unknown): value is LogoFormat {
+  return (LOGO_FORMATS as readonly unknown[]).includes(value);
+}
+
+/**
+ * Whether `value` is a theme name (exactly).
+ *
+ * @example
+ * ```ts
+ * import { isLogoTheme } from "./logo_options.ts";
+ * isLogoTheme("dark"); // true
+ * isLogoTheme("Dark"); // false
+ * ```
+ */
+export function isLogoTheme(value: unknown): value is LogoTheme {
+  return (LOGO_THEMES as readonly unknown[]).includes(value);
+}
+
+/**
+ * Whether `value` is a valid width: a whole number of pixels from 1 to `maxSize`.
+ *
+ * @example
+ * ```ts
+ * import { isLogoSize, MAX_SIZE } from "./logo_options.ts";
+ * isLogoSize(800, MAX_SIZE); // true
+ * isLogoSize(0.5, MAX_SIZE); // false
+ * ```
+ */
+export function isLogoSize(value: unknown, maxSize: number): value is number {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= maxSize;
+}
+
+/**
+ * The rule `size` must follow, as the end of an error message.
+ *
+ * @example
+ * ```ts
+ * import { sizeRule } from "./logo_options.ts";
+ * `Invalid size: ${sizeRule(1200)}`; // "Invalid size: must be a whole number of pixels from 1 to 1200"
+ * ```
+ */
+export function sizeRule(maxSize: number): string {
+  return `must be a whole number of pixels from 1 to ${maxSize}`;
+}
+
+/**
+ * The rule `theme` must follow: `"must be light or dark"`.
+ *
+ * @example
+ * ```ts
+ * import { THEME_RULE } from "./logo_options.ts";
+ * `Invalid theme: ${THEME_RULE}`;
+ * ```
+ */
+export const THEME_RULE: string = `must be ${oneOf(LOGO_THEMES)}`;
+
+/**
+ * The rule `format` must follow: `"must be png, webp or jpeg"`.
+ *
+ * @example
+ * ```ts
+ * import { FORMAT_RULE } from "./logo_options.ts";
+ * `Invalid format: ${FORMAT_RULE}`;
+ * ```
+ */
+export const FORMAT_RULE: string = `must be ${oneOf(LOGO_FORMATS)}`;
+
+/**
+ * The rule the `greyscale` query parameter must follow: `"must be true, 1, yes, false, 0 or no"`.
+ *
+ * @example
+ * ```ts
+ * import { GREYSCALE_RULE } from "./logo_options.ts";
+ * `Invalid greyscale: ${GREYSCALE_RULE}`;
+ * ```
+ */
+export const GREYSCALE_RULE: string = `must be ${
+  oneOf([...GREYSCALE_SPELLINGS.true, ...GREYSCALE_SPELLINGS.false])
+}`;
+
+/** `["a", "b", "c"]` → `"a, b or c"`. */
+function oneOf(words: readonly string[]): string {
+  return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}

@@ -1,0 +1,124 @@
+/**
+ * The Deno KV keyspace: every key the service reads or writes is built here, and nowhere else.
+ *
+ * The layout is on disk in every existing store, so it never changes silently: each key shape is
+ * pinned by `test/keyspace_test.ts`. A new record gets a new prefix here, a row in this table
+ * and a line in that test. Modules are named by their path under `src/`.
+ *
+ * | Key | Value | Written by | Read by | Expiry |
+ * | --- | --- | --- | --- | --- |
+ * | `["keys", id]` | `ApiKey` | `store/key_store.ts` (create, revoke, attribution) | `store/key_store.ts`, `store/store_meta.ts` (is it empty?) | never |
+ * | `["key_by_pk", sha256(pk)]` | key id | `store/key_store.ts` (create; deleted on revoke) | `store/key_store.ts` (`byPublishableKey`) | never |
+ * | `["key_by_sk", sha256(sk)]` | key id | `store/key_store.ts` (create; deleted on revoke) | `store/key_store.ts` (`bySecretKey`) | never |
+ * | `["logos", domain]` | `LogoRecord` | `store/logo_store.ts` (put, remove) | `store/logo_store.ts`, `store/store_meta.ts` | never |
+ * | `["blobs", sha256]` | `BlobManifest` | `store/blob_store.ts` | `store/blob_store.ts` | never (collected at zero references) |
+ * | `["blob_chunks", sha256, i]` | bytes (at most 60 KiB) | `store/blob_store.ts` | `store/blob_store.ts` | never (collected with the blob) |
+ * | `["rate_limit", keyId, windowSeconds, windowIndex]` | quota handed out in that window (number) | `quota_lease.ts` for `rate_limiter.ts` | `quota_lease.ts` | one window length after the window ends |
+ * | `["discovery", "found", domain]` | `FoundEntry` | `discovery/found_memory.ts` | `discovery/found_memory.ts` | never (the refresh sweep deletes it once the logo is no longer discovery's) |
+ * | `["discovery", "missing", domain]` | `MissingEntry` | `discovery/failure_memory.ts` (deleted by `discovery/found_memory.ts`) | `discovery/failure_memory.ts` | `negativeTtlMs` (a day), or the retry delay if longer |
+ * | `["meta", "demo"]` | the demo key and domains | `seed.ts` | `seed.ts` | never |
+ * | `["meta", "initialized"]` | `InitializedMarker` | `seed.ts`, `store/store_meta.ts` | `store/store_meta.ts`, `readiness.ts` | never |
+ *
+ * A prefix alone (`["keys"]`, `["logos"]`, `["blobs"]`, `["blob_chunks", sha256]`,
+ * `["discovery", "found"]`) is used with `kv.list`.
+ *
+ * @example
+ * ```ts
+ * import { logoKey, LOGOS_PREFIX } from "./keyspace.ts";
+ * const kv = await Deno.openKv(":memory:");
+ * await kv.get(logoKey("example.com")); // ["logos", "example.com"]
+ * for await (const entry of kv.list({ prefix: LOGOS_PREFIX })) console.log(entry.key);
+ * kv.close();
+ * ```
+ * @module
+ */
+
+/** The first part of every key, by record; see the module doc for the full layout. */
+export const PREFIX = Object.freeze(
+  {
+    apiKey: "keys",
+    publishableIndex: "key_by_pk",
+    secretIndex: "key_by_sk",
+    logo: "logos",
+    blobManifest: "blobs",
+    blobChunk: "blob_chunks",
+    rateLimit: "rate_limit",
+    discovery: "discovery",
+    meta: "meta",
+  } as const,
+);
+
+/** `["keys"]`: every API key record, for `kv.list`. */
+export const API_KEYS_PREFIX: Deno.KvKey = Object.freeze([PREFIX.apiKey]);
+
+/** `["keys", id]`: the API key record with id `id`. */
+export function apiKeyKey(id: string): Deno.KvKey {
+  return [PREFIX.apiKey, id];
+}
+
+/** `["key_by_pk", sha256Hex]`: the id of the key whose publishable token hashes to `sha256Hex`. */
+export function publishableIndexKey(sha256Hex: string): Deno.KvKey {
+  return [PREFIX.publishableIndex, sha256Hex];
+}
+
+/** `["key_by_sk", sha256Hex]`: the id of the key whose secret token hashes to `sha256Hex`. */
+export function secretIndexKey(sha256Hex: string): Deno.KvKey {
+  return [PREFIX.secretIndex, sha256Hex];
+}
+
+/** `["logos"]`: every logo record, for `kv.list`. */
+export const LOGOS_PREFIX: Deno.KvKey = Object.freeze([PREFIX.logo]);
+
+/** `["logos", domain]`: the logo record of `domain`. */
+export function logoKey(domain: string): Deno.KvKey {
+  return [PREFIX.logo, domain];
+}
+
+/** `["blobs"]`: every blob manifest, for `kv.list`. */
+export const BLOB_MANIFESTS_PREFIX: Deno.KvKey = Object.freeze([PREFIX.blobManifest]);
+
+/** `["blobs", hash]`: the manifest of the blob whose SHA-256 hex is `hash`. */
+export function blobManifestKey(hash: string): Deno.KvKey {
+  return [PREFIX.blobManifest, hash];
+}
+
+/** `["blob_chunks", hash]`: the prefix of a blob's chunks, for `kv.list`. */
+export function blobChunksPrefix(hash: string): Deno.KvKey {
+  return [PREFIX.blobChunk, hash];
+}
+
+/** `["blob_chunks", hash, index]`: chunk `index` (from 0) of a blob. */
+export function blobChunkKey(hash: string, index: number): Deno.KvKey {
+  return [PREFIX.blobChunk, hash, index];
+}
+
+/**
+ * `["rate_limit", keyId, windowSeconds, windowIndex]`: the quota handed out to instances in window
+ * `windowIndex` (epoch-aligned, `windowSeconds` long) of API key `keyId`.
+ */
+export function rateLimitKey(
+  keyId: string,
+  windowSeconds: number,
+  windowIndex: number,
+): Deno.KvKey {
+  return [PREFIX.rateLimit, keyId, windowSeconds, windowIndex];
+}
+
+/** `["discovery", "found"]`: every discovery-found record, for `kv.list`. */
+export const DISCOVERY_FOUND_PREFIX: Deno.KvKey = Object.freeze([PREFIX.discovery, "found"]);
+
+/** `["discovery", "found", domain]`: the last discovery that found the stored logo of `domain`. */
+export function discoveryFoundKey(domain: string): Deno.KvKey {
+  return [PREFIX.discovery, "found", domain];
+}
+
+/** `["discovery", "missing", domain]`: discovery found no logo for `domain`, and until when. */
+export function discoveryMissingKey(domain: string): Deno.KvKey {
+  return [PREFIX.discovery, "missing", domain];
+}
+
+/** `["meta", "demo"]`: the demo key and domains created by the first-run seeding. */
+export const DEMO_KEY: Deno.KvKey = Object.freeze([PREFIX.meta, "demo"]);
+
+/** `["meta", "initialized"]`: present once the store has held data (see `store_meta.ts`). */
+export const INITIALIZED_KEY: Deno.KvKey = Object.freeze([PREFIX.meta, "initialized"]);
