@@ -11,11 +11,11 @@
  *
  * @module
  */
-import { createApp } from "./app.ts";
+import { createApp } from "./http/app.ts";
 import { parseConnectTo } from "./discovery/connect_to.ts";
 import { discoveryEnabled, startDiscoveryService } from "./discovery/service.ts";
 import { safeLog } from "./safe_log.ts";
-import { seedIfEmpty } from "./seed.ts";
+import { seedIfEmpty } from "./store/seed.ts";
 import { DEFAULT_KV_PATH, kvLocation, openKv } from "./store/open_kv.ts";
 import {
   connectionLimits,
@@ -25,8 +25,8 @@ import {
   MAX_DEFAULT_CONNECTIONS,
   readDescriptorLimit,
   RESERVED_DESCRIPTORS,
-} from "./connection_limits.ts";
-import { type ConnectionServer, serveConnections } from "./serve_connections.ts";
+} from "./server/connection_limits.ts";
+import { type ConnectionServer, serveConnections } from "./server/serve_connections.ts";
 import { storeFileCheck } from "./store/store_identity.ts";
 
 /** Default port when `PORT` is unset. */

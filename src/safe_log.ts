@@ -13,9 +13,11 @@
  * ```
  * @module
  */
-import type { Log } from "./respond.ts";
 
 /** What replaces a removed query string. */
+/** Where unexpected errors are reported. */
+export type Log = (message: string, error?: unknown) => void;
+
 export const QUERY_REMOVED = "[query removed]";
 /** What replaces a removed token. */
 export const TOKEN_REMOVED = "[token removed]";

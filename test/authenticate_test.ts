@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createAuthenticator, type KeyLookup } from "../src/authenticate.ts";
+import { createAuthenticator, type KeyLookup } from "../src/http/authenticate.ts";
 import { HttpError } from "../src/http_error.ts";
 import type { ApiKey } from "../src/store/key_store.ts";
 import { sha256Hex } from "../src/store/sha256.ts";

@@ -5,7 +5,7 @@
  * docs/caching.md; `shared_cache_nginx_test.ts` shows the same through a real nginx cache.
  */
 import assert from "node:assert/strict";
-import { createCachePolicy } from "../src/cache_policy.ts";
+import { createCachePolicy } from "../src/http/cache_policy.ts";
 import { exchange } from "./support/http.ts";
 import { flatImage } from "./support/logo_fixtures.ts";
 import { startTestServer } from "./support/server.ts";

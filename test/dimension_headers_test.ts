@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { encodeRgba, probe } from "../imagecore/mod.ts";
-import { createApp } from "../src/app.ts";
+import { createApp } from "../src/http/app.ts";
 import { LogoClient } from "../src/sdk/mod.ts";
 import { KeyStore } from "../src/store/key_store.ts";
 import { LogoStore } from "../src/store/logo_store.ts";

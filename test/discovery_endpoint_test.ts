@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseAdminArgs } from "../src/admin/main.ts";
 import { UsageError } from "../src/admin/usage.ts";
-import { parseDiscoverCommand } from "../src/discovery/discover_command.ts";
+import { parseDiscoverCommand } from "../src/admin/discover_command.ts";
 import { discoveryEnabled, startDiscoveryService } from "../src/discovery/service.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
 import { connectToValue, page, png, startSite } from "./support/discovery_sites.ts";

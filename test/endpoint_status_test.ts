@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { HttpError } from "../src/http_error.ts";
-import type { RateLimiter } from "../src/rate_limiter.ts";
+import type { RateLimiter } from "../src/limits/rate_limiter.ts";
 import { faultyKv } from "./support/faulty_kv.ts";
 import { exchange } from "./support/http.ts";
 import { flatImage } from "./support/logo_fixtures.ts";

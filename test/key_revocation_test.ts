@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createApp } from "../src/app.ts";
-import { KEY_CACHE_TTL_MS } from "../src/authenticate.ts";
+import { createApp } from "../src/http/app.ts";
+import { KEY_CACHE_TTL_MS } from "../src/http/authenticate.ts";
 import { flatImage } from "./support/logo_fixtures.ts";
 import { startTestServer } from "./support/server.ts";
 

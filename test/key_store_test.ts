@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { attributionSatisfied, KeyStore } from "../src/store/key_store.ts";
 import { isPublishableKey, isSecretKey, TOKEN_BODY_LENGTH } from "../src/store/key_token.ts";
 import { sha256Hex } from "../src/store/sha256.ts";
-import { PLANS } from "../src/plans.ts";
+import { PLANS } from "../src/store/plans.ts";
 
 async function withKeys(fn: (keys: KeyStore, kv: Deno.Kv) => Promise<void>): Promise<void> {
   const kv = await Deno.openKv(":memory:");

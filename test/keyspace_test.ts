@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { recordFound } from "../src/discovery/found_memory.ts";
 import { rememberFailure } from "../src/discovery/failure_memory.ts";
-import { createRateLimiter } from "../src/rate_limiter.ts";
-import { seedIfEmpty } from "../src/seed.ts";
+import { createRateLimiter } from "../src/limits/rate_limiter.ts";
+import { seedIfEmpty } from "../src/store/seed.ts";
 import {
   API_KEYS_PREFIX,
   apiKeyKey,

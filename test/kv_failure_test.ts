@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { HttpError } from "../src/http_error.ts";
-import { createRateLimiter } from "../src/rate_limiter.ts";
+import { createRateLimiter } from "../src/limits/rate_limiter.ts";
 import { faultyKv } from "./support/faulty_kv.ts";
 import { flatImage } from "./support/logo_fixtures.ts";
 import { startTestServer } from "./support/server.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { HttpError } from "../src/http_error.ts";
 import { guardKv, KV_RETRY_AFTER_SECONDS, kvUnavailable } from "../src/kv_unavailable.ts";
-import { createRateLimiter } from "../src/rate_limiter.ts";
+import { createRateLimiter } from "../src/limits/rate_limiter.ts";
 import { faultyKv } from "./support/faulty_kv.ts";
 
 function isUnavailable(error: unknown): boolean {

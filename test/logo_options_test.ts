@@ -15,7 +15,7 @@ import {
   sizeRule,
   THEME_RULE,
 } from "../src/logo_options.ts";
-import { DEFAULT_OPTIONS, parseOptions } from "../src/request_options.ts";
+import { DEFAULT_OPTIONS, parseOptions } from "../src/http/request_options.ts";
 import { BadRequestError } from "../src/sdk/errors.ts";
 import { MAX_SIZE as SDK_MAX_SIZE, validateOptions } from "../src/sdk/options.ts";
 

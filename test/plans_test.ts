@@ -6,7 +6,7 @@ import {
   PLANS,
   resolvePlan,
   WINDOW_BOUNDS,
-} from "../src/plans.ts";
+} from "../src/store/plans.ts";
 
 Deno.test("plans: the default plan exists and every plan is within the key bounds", () => {
   assert.ok(planNames().includes(DEFAULT_PLAN));

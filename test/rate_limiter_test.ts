@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { createRateLimiter, MAX_BLOCK, type RateLimitDecision } from "../src/rate_limiter.ts";
+import {
+  createRateLimiter,
+  MAX_BLOCK,
+  type RateLimitDecision,
+} from "../src/limits/rate_limiter.ts";
 import { countCommits } from "./support/counting_kv.ts";
 
 /** 2026-01-01T00:00:10Z: ten seconds into a minute window. */

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createApp } from "../src/app.ts";
-import { createProbes } from "../src/readiness.ts";
+import { createApp } from "../src/http/app.ts";
+import { createProbes } from "../src/http/readiness.ts";
 import { storeFileCheck } from "../src/store/store_identity.ts";
 import { faultyKv } from "./support/faulty_kv.ts";
 

@@ -3,7 +3,7 @@
  * (issue #9 item 3). Raw requests over TCP, because `fetch` cannot send such a `Host`.
  */
 import assert from "node:assert/strict";
-import { createHostCheck, isValidHost, requestTarget } from "../src/request_target.ts";
+import { createHostCheck, isValidHost, requestTarget } from "../src/http/request_target.ts";
 import { HttpError } from "../src/http_error.ts";
 import { flatImage } from "./support/logo_fixtures.ts";
 import { rawExchange, type RawResult } from "./support/raw_http.ts";

@@ -3,7 +3,7 @@
  * log gate strips them from the message and from the error's message, stack and causes.
  */
 import assert from "node:assert/strict";
-import type { RateLimiter } from "../src/rate_limiter.ts";
+import type { RateLimiter } from "../src/limits/rate_limiter.ts";
 import { redactError, redactSecrets } from "../src/safe_log.ts";
 import { exchange } from "./support/http.ts";
 import { startTestServer } from "./support/server.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { EMPTIED_STORE_MESSAGE, seedIfEmpty } from "../src/seed.ts";
+import { EMPTIED_STORE_MESSAGE, seedIfEmpty } from "../src/store/seed.ts";
 import { KeyStore } from "../src/store/key_store.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
 import { INITIALIZED_KEY } from "../src/store/keyspace.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { seedIfEmpty } from "../src/seed.ts";
+import { seedIfEmpty } from "../src/store/seed.ts";
 import { KeyStore } from "../src/store/key_store.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
 import { sha256Hex } from "../src/store/sha256.ts";

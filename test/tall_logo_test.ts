@@ -4,7 +4,7 @@
  * at request time alike, through the real ingest code and the app handler.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../src/app.ts";
+import { createApp } from "../src/http/app.ts";
 import { KeyStore } from "../src/store/key_store.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
 import { bytesOf, fromPixels, pixelAt, pixelsOf } from "./support/images.ts";

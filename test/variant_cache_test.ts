@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type Variant, VariantCache } from "../src/variant_cache.ts";
+import { type Variant, VariantCache } from "../src/http/variant_cache.ts";
 
 function variant(size: number): Variant {
   return { bytes: new Uint8Array(size), contentType: "image/png" };

@@ -13,7 +13,7 @@
  * @module
  */
 import { encodeRgba } from "../../imagecore/mod.ts";
-import { createApp } from "../../src/app.ts";
+import { createApp } from "../../src/http/app.ts";
 import { KeyStore } from "../../src/store/key_store.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
 import { countCommits } from "../../test/support/counting_kv.ts";

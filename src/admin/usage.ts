@@ -27,7 +27,7 @@ Logos:
   logo gc                         delete stored images no logo uses any more
   logo discover DOMAIN [--force]  find DOMAIN's logo on its website and store it (LOGO_CONNECT_TO)
 
-Plans: free, starter, pro, enterprise (src/plans.ts). --allow takes https://app.example.com,
+Plans: free, starter, pro, enterprise (src/store/plans.ts). --allow takes https://app.example.com,
 example.com or *.example.com and may be repeated.
 Environment: LOGO_KV (default ./data/logo-lookup.kv; an https:// URL with DENO_KV_ACCESS_TOKEN).
   --init (before or after the command) creates the store file if LOGO_KV names none; without it

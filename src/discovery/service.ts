@@ -77,7 +77,7 @@ export function discoveryEnabled(value: string | undefined): boolean {
  * @throws {Error} for an invalid `LOGO_DISCOVERY` or `LOGO_CONNECT_TO`.
  * @example
  * ```ts
- * import { createApp } from "../app.ts";
+ * import { createApp } from "../http/app.ts";
  *
  * const kv = await Deno.openKv();
  * const discovery = startDiscoveryService(kv, (name) => Deno.env.get(name));

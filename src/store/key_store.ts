@@ -21,7 +21,7 @@
  * ```
  * @module
  */
-import { CUSTOM_PLAN, DEFAULT_PLAN, LIMIT_BOUNDS, resolvePlan, WINDOW_BOUNDS } from "../plans.ts";
+import { CUSTOM_PLAN, DEFAULT_PLAN, LIMIT_BOUNDS, resolvePlan, WINDOW_BOUNDS } from "./plans.ts";
 import { normalizeAllowEntry } from "./allow_entry.ts";
 import { API_KEYS_PREFIX, apiKeyKey, publishableIndexKey, secretIndexKey } from "./keyspace.ts";
 import {
@@ -65,7 +65,7 @@ export interface ApiKey {
 
 /** Options of {@link KeyStore.create}. */
 export interface CreateKeyOptions {
-  /** Plan name from `src/plans.ts`; default `free`, or `custom` when limit and window are given. */
+  /** Plan name from `src/store/plans.ts`; default `free`, or `custom` when limit and window are given. */
   plan?: string;
   /** Requests per window, overriding the plan's (give `window` with it). */
   limit?: number;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { createRateLimiter } from "../../src/rate_limiter.ts";
+import { createRateLimiter } from "../../src/limits/rate_limiter.ts";
 
 /** What the child prints on its last line. */
 export interface ChildSummary {

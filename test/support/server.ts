@@ -1,6 +1,6 @@
 /**
  * The real application over a real socket for integration tests: the production serving path
- * (`serveConnections` of `src/serve_connections.ts`, Node's HTTP server, as `src/main.ts` uses it)
+ * (`serveConnections` of `src/server/serve_connections.ts`, Node's HTTP server, as `src/main.ts` uses it)
  * on port 0 of 127.0.0.1, with the default timeouts, a fresh in-memory Deno KV (or one you pass),
  * and one API key.
  *
@@ -13,20 +13,20 @@
  * ```
  * @module
  */
-import { type App, type AppDeps, createApp } from "../../src/app.ts";
+import { type App, type AppDeps, createApp } from "../../src/http/app.ts";
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
   MAX_DEFAULT_CONNECTIONS,
-} from "../../src/connection_limits.ts";
+} from "../../src/server/connection_limits.ts";
 import { normalizeDomain } from "../../src/domain.ts";
-import { serveConnections } from "../../src/serve_connections.ts";
+import { serveConnections } from "../../src/server/serve_connections.ts";
 import { type ApiKey, KeyStore } from "../../src/store/key_store.ts";
 import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
 
 /** Options of {@link startTestServer}. */
 export interface TestServerOptions {
-  /** Plan of the key (see `src/plans.ts`); default the default plan, or `custom` with a limit. */
+  /** Plan of the key (see `src/store/plans.ts`); default the default plan, or `custom` with a limit. */
   plan?: string;
   /** Requests per window of the key (give `window` too); default the plan's. */
   limit?: number;

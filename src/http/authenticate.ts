@@ -11,19 +11,19 @@
  * @example
  * ```ts
  * import { createAuthenticator } from "./authenticate.ts";
- * import { KeyStore } from "./store/key_store.ts";
+ * import { KeyStore } from "../store/key_store.ts";
  * const authenticate = createAuthenticator({ keys: new KeyStore(await Deno.openKv(":memory:")) });
  * await authenticate({ token: "pk_…", authorization: null }); // throws HttpError 401
  * ```
  * @module
  */
-import { HttpError } from "./http_error.ts";
-import { guardKv } from "./kv_unavailable.ts";
+import { HttpError } from "../http_error.ts";
+import { guardKv } from "../kv_unavailable.ts";
 import { bearerToken } from "./request_options.ts";
-import type { ApiKey, KeyStore } from "./store/key_store.ts";
-import { constantTimeEqual, isPublishableKey, isSecretKey } from "./store/key_token.ts";
-import { sha256Hex } from "./store/sha256.ts";
-import { TtlCache } from "./ttl_cache.ts";
+import type { ApiKey, KeyStore } from "../store/key_store.ts";
+import { constantTimeEqual, isPublishableKey, isSecretKey } from "../store/key_token.ts";
+import { sha256Hex } from "../store/sha256.ts";
+import { TtlCache } from "../ttl_cache.ts";
 
 /** How a request authenticated. */
 export type CredentialKind = "publishable" | "secret";

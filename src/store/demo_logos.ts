@@ -9,7 +9,7 @@
  * ```
  * @module
  */
-import { encodeRgba } from "../imagecore/mod.ts";
+import { encodeRgba } from "../../imagecore/mod.ts";
 
 /** A generated logo: the domain it is for and its PNG bytes. */
 export interface DemoLogo {

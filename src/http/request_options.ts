@@ -13,8 +13,8 @@
  * ```
  * @module
  */
-import { normalizeDomain } from "./domain.ts";
-import { HttpError } from "./http_error.ts";
+import { normalizeDomain } from "../domain.ts";
+import { HttpError } from "../http_error.ts";
 import {
   DEFAULT_FORMAT,
   DEFAULT_SIZE,
@@ -29,7 +29,7 @@ import {
   MAX_SIZE,
   sizeRule,
   THEME_RULE,
-} from "./logo_options.ts";
+} from "../logo_options.ts";
 import { invalidTarget, requestTarget } from "./request_target.ts";
 
 /** Rendering options of one request, validated. */

@@ -19,10 +19,10 @@
  * @module
  */
 import { renderDemoLogos } from "./demo_logos.ts";
-import { KeyStore } from "./store/key_store.ts";
-import { LogoStore } from "./store/logo_store.ts";
-import { DEMO_KEY, INITIALIZED_KEY } from "./store/keyspace.ts";
-import { hasHeldData, initializedMarker, recordIfHoldsData } from "./store/store_meta.ts";
+import { KeyStore } from "./key_store.ts";
+import { LogoStore } from "./logo_store.ts";
+import { DEMO_KEY, INITIALIZED_KEY } from "./keyspace.ts";
+import { hasHeldData, initializedMarker, recordIfHoldsData } from "./store_meta.ts";
 
 /** What {@link seedIfEmpty} returns for main.ts to print. */
 export interface DemoInfo {

@@ -16,10 +16,10 @@
  *
  * @module
  */
-import type { HttpError } from "./http_error.ts";
-import { kvUnavailable } from "./kv_unavailable.ts";
+import type { HttpError } from "../http_error.ts";
+import { kvUnavailable } from "../kv_unavailable.ts";
 import { leaseQuota, returnQuota } from "./quota_lease.ts";
-import { rateLimitKey } from "./store/keyspace.ts";
+import { rateLimitKey } from "../store/keyspace.ts";
 
 /** The outcome of {@link RateLimiter.take}, ready to become `X-RateLimit-*` headers. */
 export interface RateLimitDecision {

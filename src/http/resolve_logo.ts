@@ -1,5 +1,5 @@
 /**
- * Step 4 of the request path, resolve: finds the logo record to serve for a domain — the domain
+ * Step 5 of the request path, resolve: finds the logo record to serve for a domain — the domain
  * itself, else its parents down to the registrable domain (`lookupChain`) — or throws 404
  * `Logo not found`. When nothing is stored and a `discover` function is given, it is called once
  * for the requested domain (concurrent misses share one call) and the chain is read again.
@@ -10,18 +10,18 @@
  * @example
  * ```ts
  * import { createResolver } from "./resolve_logo.ts";
- * import { LogoStore } from "./store/logo_store.ts";
+ * import { LogoStore } from "../store/logo_store.ts";
  * const resolve = createResolver({ logos: new LogoStore(await Deno.openKv(":memory:")) });
  * const { record, domain } = await resolve("docs.example.com"); // may be example.com's logo
  * ```
  * @module
  */
-import { lookupChain } from "./domain.ts";
-import { HttpError } from "./http_error.ts";
-import { guardKv } from "./kv_unavailable.ts";
-import type { LogoRecord, LogoStore } from "./store/logo_store.ts";
-import { SingleFlight } from "./single_flight.ts";
-import { TtlCache } from "./ttl_cache.ts";
+import { lookupChain } from "../domain.ts";
+import { HttpError } from "../http_error.ts";
+import { guardKv } from "../kv_unavailable.ts";
+import type { LogoRecord, LogoStore } from "../store/logo_store.ts";
+import { SingleFlight } from "../single_flight.ts";
+import { TtlCache } from "../ttl_cache.ts";
 
 /** The lookup resolution needs from the logo store. */
 export type LogoLookup = Pick<LogoStore, "get">;

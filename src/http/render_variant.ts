@@ -1,5 +1,5 @@
 /**
- * Step 5 of the request path, render: turns a logo record and the request's options into the
+ * Step 6 of the request path, render: turns a logo record and the request's options into the
  * bytes to send, with a strong `ETag` that names exactly those bytes.
  *
  * - The default request (128 px, PNG, no greyscale, no theme) is the precomputed `default`
@@ -13,7 +13,7 @@
  * @example
  * ```ts
  * import { createRenderer } from "./render_variant.ts";
- * import { LogoStore } from "./store/logo_store.ts";
+ * import { LogoStore } from "../store/logo_store.ts";
  *
  * const logos = new LogoStore(await Deno.openKv(":memory:"));
  * const renderer = createRenderer({ logos });
@@ -26,12 +26,12 @@
  * ```
  * @module
  */
-import { transform } from "../imagecore/mod.ts";
-import { guardKv } from "./kv_unavailable.ts";
-import { CONTENT_TYPES, DEFAULT_FORMAT, DEFAULT_SIZE } from "./logo_options.ts";
+import { transform } from "../../imagecore/mod.ts";
+import { guardKv } from "../kv_unavailable.ts";
+import { CONTENT_TYPES, DEFAULT_FORMAT, DEFAULT_SIZE } from "../logo_options.ts";
 import type { LogoOptions } from "./request_options.ts";
 import { logoNotFound } from "./resolve_logo.ts";
-import type { LogoRecord, LogoStore, Rendition } from "./store/logo_store.ts";
+import type { LogoRecord, LogoStore, Rendition } from "../store/logo_store.ts";
 import { type Variant, VariantCache } from "./variant_cache.ts";
 
 /** A rendered image with its strong entity tag and dimensions. */

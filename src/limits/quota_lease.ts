@@ -67,7 +67,7 @@ function countOf(value: unknown): number {
  *
  * @example
  * ```ts
- * import { rateLimitKey } from "./store/keyspace.ts";
+ * import { rateLimitKey } from "../store/keyspace.ts";
  * const kv = await Deno.openKv(":memory:");
  * const lease = await leaseQuota(kv, rateLimitKey("key1", 60, 0), 100, (a) => a / 4, 120_000);
  * console.log(lease.granted); // 25

@@ -1,5 +1,5 @@
 /**
- * Step 6 of the request path, respond: the image (200), the revalidation answer (304) and every
+ * Step 7 of the request path, respond: the image (200), the revalidation answer (304) and every
  * error, with the headers the spec and our behaviour decisions call for.
  *
  * - 200: exact `Content-Type`, `Content-Length`, `Cache-Control` of its audience
@@ -18,7 +18,7 @@
  * @example
  * ```ts
  * import { respondError } from "./respond.ts";
- * import { HttpError } from "./http_error.ts";
+ * import { HttpError } from "../http_error.ts";
  * respondError(new HttpError(404, "Logo not found"), { method: "GET" }).status; // 404
  * ```
  * @module
@@ -30,8 +30,9 @@ import {
   NO_STORE,
 } from "./cache_policy.ts";
 import { corsHeaders } from "./cors.ts";
-import { HttpError } from "./http_error.ts";
-import type { RateLimitDecision } from "./rate_limiter.ts";
+import type { Log } from "../safe_log.ts";
+import { HttpError } from "../http_error.ts";
+import type { RateLimitDecision } from "../limits/rate_limiter.ts";
 import type { TaggedVariant } from "./render_variant.ts";
 
 /** What a response needs to know about the request besides its result. */
@@ -52,9 +53,6 @@ export interface ResponseContext {
   /** The `Cache-Control` values; default {@link DEFAULT_CACHE_POLICY}. */
   readonly cachePolicy?: CachePolicy;
 }
-
-/** Where unexpected errors are reported. */
-export type Log = (message: string, error?: unknown) => void;
 
 /** Most prepared 200 responses kept per variant (per served domain, CORS origin and caching). */
 const TEMPLATES_PER_VARIANT = 16;
@@ -215,3 +213,5 @@ export function respondError(
     headers,
   });
 }
+
+export type { Log };

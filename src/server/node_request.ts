@@ -1,6 +1,6 @@
 /**
  * The bridge between `node:http`'s request/response objects and the app's `Request → Response`
- * handler (used by `src/serve_connections.ts`). Node parses HTTP; this file only translates, and
+ * handler (used by `src/server/serve_connections.ts`). Node parses HTTP; this file only translates, and
  * refuses with a bare `400` the requests `Deno.serve` refused before its handler ran (so the
  * documented answers of `test/fixtures/malformed_requests/` hold where Node allows it):
  * a version other than HTTP/1.0 or 1.1, more than {@link MAX_REQUEST_HEADERS} header lines,
@@ -42,7 +42,7 @@ export function refusal(incoming: IncomingMessage): string | undefined {
 /**
  * The request as `Deno.serve` builds it: its URL is `http://` + the `Host` header as sent + the
  * target, or an absolute-form target as sent — unparsed: the app validates both itself
- * (`src/request_target.ts`). Request bodies are not passed on: no endpoint of this service takes
+ * (`src/http/request_target.ts`). Request bodies are not passed on: no endpoint of this service takes
  * one (Node discards an unread body).
  */
 export function toRequest(incoming: IncomingMessage): Request {

@@ -1,5 +1,5 @@
 /**
- * Step 3 of the request path, limit: counts the request against its key's rate limit (see
+ * Step 4 of the request path, limit: counts the request against its key's rate limit (see
  * `rate_limiter.ts` for how that stays exact without a KV commit per request) and throws 429
  * `Rate limit exceeded` — with `Retry-After` in seconds and the `X-RateLimit-*` headers — when the
  * window's quota is spent.
@@ -7,8 +7,8 @@
  * @example
  * ```ts
  * import { limitRequest } from "./limit_request.ts";
- * import { createRateLimiter } from "./rate_limiter.ts";
- * import { KeyStore } from "./store/key_store.ts";
+ * import { createRateLimiter } from "../limits/rate_limiter.ts";
+ * import { KeyStore } from "../store/key_store.ts";
  *
  * const kv = await Deno.openKv(":memory:");
  * const limiter = createRateLimiter({ kv });
@@ -17,9 +17,9 @@
  * ```
  * @module
  */
-import { HttpError } from "./http_error.ts";
-import type { RateLimitDecision, RateLimiter } from "./rate_limiter.ts";
-import type { ApiKey } from "./store/key_store.ts";
+import { HttpError } from "../http_error.ts";
+import type { RateLimitDecision, RateLimiter } from "../limits/rate_limiter.ts";
+import type { ApiKey } from "../store/key_store.ts";
 
 /**
  * Counts one request for `key`.

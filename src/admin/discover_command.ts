@@ -7,15 +7,15 @@
  *
  * @module
  */
-import type { AdminCommand, AdminContext } from "../admin/io.ts";
-import { printJson } from "../admin/io.ts";
-import { parseCommandArgs, UsageError } from "../admin/usage.ts";
+import type { AdminCommand, AdminContext } from "./io.ts";
+import { printJson } from "./io.ts";
+import { parseCommandArgs, UsageError } from "./usage.ts";
 import { normalizeDomain } from "../domain.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { LogoStore } from "../store/logo_store.ts";
-import { type ConnectToMap, parseConnectTo } from "./connect_to.ts";
-import { createDiscovery, type DiscoveryConfig } from "./discover.ts";
-import { IMAGE_DEADLINE_MS } from "./measure_image.ts";
+import { type ConnectToMap, parseConnectTo } from "../discovery/connect_to.ts";
+import { createDiscovery, type DiscoveryConfig } from "../discovery/discover.ts";
+import { IMAGE_DEADLINE_MS } from "../discovery/measure_image.ts";
 
 /** Environment of the command; read from the process by default. */
 export interface DiscoverCommandEnv {

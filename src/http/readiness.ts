@@ -27,10 +27,10 @@
 import { NO_STORE } from "./cache_policy.ts";
 import { ANY_ORIGIN } from "./cors.ts";
 import { requestTarget } from "./request_target.ts";
-import { SingleFlight } from "./single_flight.ts";
+import { SingleFlight } from "../single_flight.ts";
 import type { Log } from "./respond.ts";
-import type { StoreCheck } from "./store/store_identity.ts";
-import { INITIALIZED_KEY } from "./store/keyspace.ts";
+import type { StoreCheck } from "../store/store_identity.ts";
+import { INITIALIZED_KEY } from "../store/keyspace.ts";
 
 /** How long the readiness KV read may take before the store counts as not answering. */
 export const READINESS_TIMEOUT_MS = 1_000;

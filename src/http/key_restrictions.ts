@@ -1,5 +1,5 @@
 /**
- * The key-restrictions step (after authenticate): a publishable key's origin allowlist and its
+ * Step 3 of the request path, restrict: a publishable key's origin allowlist and its
  * attribution requirement. Returns the origin to reflect in CORS, or throws 403.
  *
  * - Allowlist: with one, the request's `Origin` — or, when there is none (an `<img>` sends none),
@@ -19,9 +19,9 @@
  * @module
  */
 import type { Credential } from "./authenticate.ts";
-import { HttpError } from "./http_error.ts";
-import { matchAllowlist } from "./store/allow_entry.ts";
-import { attributionSatisfied } from "./store/key_store.ts";
+import { HttpError } from "../http_error.ts";
+import { matchAllowlist } from "../store/allow_entry.ts";
+import { attributionSatisfied } from "../store/key_store.ts";
 
 /** The headers the restrictions look at. */
 export interface RequestSource {

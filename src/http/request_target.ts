@@ -23,7 +23,7 @@
  * ```
  * @module
  */
-import { HttpError } from "./http_error.ts";
+import { HttpError } from "../http_error.ts";
 
 /** The 400 for a malformed `Host` header. */
 export function invalidHost(): HttpError {

@@ -29,10 +29,14 @@ import {
   createCachePolicy,
 } from "./cache_policy.ts";
 import { ALLOWED_METHODS, preflight } from "./cors.ts";
-import { HttpError } from "./http_error.ts";
+import { HttpError } from "../http_error.ts";
 import { checkKeyRestrictions } from "./key_restrictions.ts";
 import { limitRequest } from "./limit_request.ts";
-import { createRateLimiter, type RateLimitDecision, type RateLimiter } from "./rate_limiter.ts";
+import {
+  createRateLimiter,
+  type RateLimitDecision,
+  type RateLimiter,
+} from "../limits/rate_limiter.ts";
 import { createProbes } from "./readiness.ts";
 import { createRenderer, type TaggedVariant } from "./render_variant.ts";
 import { createRequestParser } from "./request_options.ts";
@@ -45,10 +49,10 @@ import {
   respondImage,
   respondNotModified,
 } from "./respond.ts";
-import { safeLog } from "./safe_log.ts";
-import { KeyStore } from "./store/key_store.ts";
-import { LogoStore } from "./store/logo_store.ts";
-import type { StoreCheck } from "./store/store_identity.ts";
+import { safeLog } from "../safe_log.ts";
+import { KeyStore } from "../store/key_store.ts";
+import { LogoStore } from "../store/logo_store.ts";
+import type { StoreCheck } from "../store/store_identity.ts";
 import {
   DEFAULT_VARIANT_CACHE_BYTES,
   VariantCache,
@@ -165,22 +169,23 @@ export function createApp(deps: AppDeps): App {
       // `/healthz`, `/readyz`: no dot, so never a domain
       const probe = probes.answer(method, request.url);
       if (probe !== undefined) return await probe;
-      // parse
+      // 1 parse
       const parsed = parseRequest(request);
-      // authenticate
+      // 2 authenticate
       const credential = await authenticate(parsed);
+      // 3 restrict
       context.allowedOrigin = checkKeyRestrictions(credential, parsed);
       context.audience = audienceOf(credential.kind, context.allowedOrigin);
-      // limit
+      // 4 limit
       context.quota = await limitRequest(limiter, credential.key);
-      // resolve
+      // 5 resolve
       const logo = await resolve(parsed.domain);
       context.servedDomain = logo.domain;
-      // render (not needed when the client's copy is current)
+      // 6 render (not needed when the client's copy is current)
       const etag = renderer.tag(logo.record, parsed.options);
       if (etagMatches(parsed.ifNoneMatch, etag)) return respondNotModified(etag, context);
       const variant = await renderer.render(logo.record, parsed.options, etag);
-      // respond
+      // 7 respond
       return respondImage(variant, context);
     } catch (error) {
       return respondError(error, context, log);

@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import { SingleFlight } from "./single_flight.ts";
+import { SingleFlight } from "../single_flight.ts";
 
 /** An encoded image ready to send. */
 export interface Variant {
