@@ -6,7 +6,7 @@
  * @module
  */
 import { LogoStore } from "../src/store/logo_store.ts";
-import { flatImage, noiseImage } from "../test/support/logo_fixtures.ts";
+import { flatImage, noiseImage } from "../test/support/images.ts";
 
 const kv = await Deno.openKv(":memory:");
 const logos = new LogoStore(kv);

@@ -26,6 +26,7 @@ import {
 } from "../src/logo_options.ts";
 import { markupStart } from "./markup_start.ts";
 import { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS } from "./refusals.ts";
+import { setMemoryHighWater, WasmModule } from "./wasm_module.ts";
 import * as glue from "./pkg/imagecore.js";
 import * as svgGlue from "./pkg/imagecore_svg.js";
 
@@ -35,7 +36,7 @@ export type SourceFormat = "png" | "jpeg" | "gif" | "webp" | "ico" | "bmp" | "sv
 export type OutputFormat = LogoFormat;
 /** Background a themed logo will be shown on: the logo themes of `src/logo_options.ts`. */
 export type Theme = LogoTheme;
-export { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS };
+export { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS, setMemoryHighWater };
 
 /** Options of {@link transform}. */
 export interface TransformOptions {
@@ -78,72 +79,6 @@ const SOURCE_FORMATS: readonly SourceFormat[] = ["png", "jpeg", "gif", "webp", "
 const FORMAT_CODES: Readonly<Record<OutputFormat, number>> = { png: 0, webp: 1, jpeg: 2 };
 /** Code of each theme across the WASM boundary; 0 is no theme. */
 const THEME_CODES: Readonly<Record<Theme, number>> = { light: 1, dark: 2 };
-const ERROR_CODES: readonly ImageCoreErrorCode[] = [
-  "unsupported_format",
-  "corrupt",
-  "too_large",
-  "invalid_argument",
-  "timeout",
-  "internal",
-];
-/** After a call leaves linear memory above this, the instance is recreated to give it back. */
-let memoryHighWater = 256 * 1024 * 1024;
-
-/** What both wasm-bindgen glues offer. */
-interface Glue {
-  initSync(module: { module: BufferSource }): unknown;
-  memory_bytes(): number;
-  take_out_of_memory(): boolean;
-  __wbg_reset_state(): void;
-}
-
-/**
- * One WASM module: instantiated on first use (nothing is opened at import time), its calls'
- * errors mapped to ImageCoreError, recreated after a trap or when a call left it oversized.
- */
-class WasmModule {
-  #ready = false;
-  constructor(readonly glue: Glue, readonly file: string) {}
-
-  get ready(): boolean {
-    return this.#ready;
-  }
-
-  call<T>(run: () => T): T {
-    if (!this.#ready) {
-      this.glue.initSync({ module: Deno.readFileSync(new URL(this.file, import.meta.url)) });
-      this.#ready = true;
-    }
-    try {
-      return run();
-    } catch (error) {
-      throw this.#toImageCoreError(error);
-    } finally {
-      // Linear memory only grows; after a large image, start a fresh instance to give it back.
-      if (this.glue.memory_bytes() > memoryHighWater) this.glue.__wbg_reset_state();
-    }
-  }
-
-  #toImageCoreError(error: unknown): ImageCoreError {
-    if (typeof error === "string") {
-      const tab = error.indexOf("\t");
-      const code = error.slice(0, tab) as ImageCoreErrorCode;
-      if (tab > 0 && ERROR_CODES.includes(code)) {
-        return new ImageCoreError(code, error.slice(tab + 1));
-      }
-    }
-    // A trap (panic=abort → unreachable) leaves the instance unusable: start a fresh one. An
-    // allocation over the linear-memory cap (see tools/build.ts) traps too, having noted it.
-    const outOfMemory = this.glue.take_out_of_memory();
-    this.glue.__wbg_reset_state();
-    if (outOfMemory) {
-      return new ImageCoreError("too_large", "Cannot process image: too large (out of memory)");
-    }
-    const detail = error instanceof Error ? error.message : String(error);
-    return new ImageCoreError("internal", `Cannot process image: internal error (${detail})`);
-  }
-}
-
 /** The request path: decode, resize, greyscale, theme, encode. */
 const core = new WasmModule(glue, "./pkg/imagecore_bg.wasm");
 /** SVG rasterisation (resvg), loaded the first time an SVG arrives. */
@@ -274,20 +209,6 @@ export function wasmMemoryBytes(): number {
 export function warmUp(): void {
   core.call(() => glue.memory_bytes());
   svg.call(() => svgGlue.memory_bytes());
-}
-
-/**
- * Sets the linear-memory size above which an instance is recreated after a call (default
- * 256 MiB). The image worker sets `Infinity`: it reports its memory instead, and the pool replaces
- * the whole worker, which gives the memory back at once.
- *
- * @example
- * ```ts
- * setMemoryHighWater(Infinity);
- * ```
- */
-export function setMemoryHighWater(bytes: number): void {
-  memoryHighWater = bytes;
 }
 
 /**

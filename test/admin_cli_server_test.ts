@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LogoStore } from "../src/store/logo_store.ts";
 import { runAdminCli, runAdminJson } from "./support/admin_cli.ts";
-import { flatImage, noiseImage } from "./support/logo_fixtures.ts";
+import { flatImage, noiseImage } from "./support/images.ts";
 import { startTestServer } from "./support/server.ts";
 
 interface CreatedKey {

@@ -4,7 +4,7 @@ import { KeyStore } from "../src/store/key_store.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
 import { sha256Hex } from "../src/store/sha256.ts";
 import { runAdminCli, runAdminJson } from "./support/admin_cli.ts";
-import { flatImage, noiseImage } from "./support/logo_fixtures.ts";
+import { flatImage, noiseImage } from "./support/images.ts";
 import { encodeRgba } from "../imagecore/mod.ts";
 
 interface CreatedKey {

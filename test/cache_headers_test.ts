@@ -6,9 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { createCachePolicy } from "../src/http/cache_policy.ts";
-import { exchange } from "./support/http.ts";
-import { flatImage } from "./support/logo_fixtures.ts";
-import { startTestServer } from "./support/server.ts";
+import { flatImage } from "./support/images.ts";
+import { startTestApp, type TestServer } from "./support/server.ts";
 
 const LOGO = flatImage(300, 150, [200, 40, 40, 255]);
 const SHARED_IMAGE = "public, max-age=86400, s-maxage=300";
@@ -16,18 +15,25 @@ const SHARED_MISS = "public, max-age=60";
 const PRIVATE_IMAGE = "private, max-age=86400";
 const PRIVATE_MISS = "private, max-age=60";
 
-/** The caching headers of every cacheable answer to `url` with `headers`. */
-async function cachingOf(url: string, missingUrl: string, headers: Record<string, string>) {
-  const get = await exchange(url, { headers });
+/** The caching headers of every cacheable answer of `server` to `url` with `headers`. */
+async function cachingOf(
+  server: TestServer,
+  url: string,
+  missingUrl: string,
+  headers: Record<string, string>,
+) {
+  const get = await server.exchange(url, { headers });
   assert.equal(get.status, 200, get.text);
-  const head = await exchange(url, { headers, method: "HEAD" });
+  const head = await server.exchange(url, { headers, method: "HEAD" });
   assert.equal(head.status, 200);
   const etag = get.headers.get("etag")!;
-  const notModified = await exchange(url, { headers: { ...headers, "if-none-match": etag } });
+  const notModified = await server.exchange(url, {
+    headers: { ...headers, "if-none-match": etag },
+  });
   assert.equal(notModified.status, 304);
-  const missing = await exchange(missingUrl, { headers });
+  const missing = await server.exchange(missingUrl, { headers });
   assert.equal(missing.status, 404, missing.text);
-  const missingHead = await exchange(missingUrl, { headers, method: "HEAD" });
+  const missingHead = await server.exchange(missingUrl, { headers, method: "HEAD" });
   assert.equal(missingHead.status, 404);
   const pick = (h: Headers) => ({ cacheControl: h.get("cache-control"), vary: h.get("vary") });
   return {
@@ -50,21 +56,22 @@ function expected(image: string, miss: string, vary: string | null) {
 }
 
 Deno.test("an open publishable key's answers are public with a short s-maxage", async () => {
-  await using server = await startTestServer();
+  await using server = await startTestApp();
   await server.addLogo("example.com", LOGO);
   assert.deepEqual(
-    await cachingOf(server.logoUrl("example.com"), server.logoUrl("nothing-here.com"), {}),
+    await cachingOf(server, server.logoUrl("example.com"), server.logoUrl("nothing-here.com"), {}),
     expected(SHARED_IMAGE, SHARED_MISS, null),
   );
 });
 
 Deno.test("a secret key's answers are private: the URL does not carry the credential", async () => {
-  await using server = await startTestServer();
+  await using server = await startTestApp();
   await server.addLogo("example.com", LOGO);
   const headers = { authorization: `Bearer ${server.secretKey}` };
   for (const size of ["128", "1200"]) {
     assert.deepEqual(
       await cachingOf(
+        server,
         `${server.url}/example.com?size=${size}`,
         `${server.url}/nothing-here.com`,
         headers,
@@ -76,7 +83,7 @@ Deno.test("a secret key's answers are private: the URL does not carry the creden
 });
 
 Deno.test("an allowlisted key's answers are private and vary on Origin and Referer", async () => {
-  await using server = await startTestServer({ allow: ["https://app.example.org"] });
+  await using server = await startTestApp({ allow: ["https://app.example.org"] });
   await server.addLogo("example.com", LOGO);
   for (
     const headers of [
@@ -85,7 +92,12 @@ Deno.test("an allowlisted key's answers are private and vary on Origin and Refer
     ] as Record<string, string>[]
   ) {
     assert.deepEqual(
-      await cachingOf(server.logoUrl("example.com"), server.logoUrl("nothing-here.com"), headers),
+      await cachingOf(
+        server,
+        server.logoUrl("example.com"),
+        server.logoUrl("nothing-here.com"),
+        headers,
+      ),
       expected(PRIVATE_IMAGE, PRIVATE_MISS, "Origin, Referer"),
       JSON.stringify(headers),
     );
@@ -93,7 +105,7 @@ Deno.test("an allowlisted key's answers are private and vary on Origin and Refer
 });
 
 Deno.test("one rendered image served to each kind of credential keeps each one's caching", async () => {
-  await using server = await startTestServer();
+  await using server = await startTestApp();
   await server.addLogo("example.com", LOGO);
   const allowlisted = await server.keys.create({ allow: ["https://app.example.org"] });
   const open = server.logoUrl("example.com", { size: "64" });
@@ -116,7 +128,7 @@ Deno.test("one rendered image served to each kind of credential keeps each one's
   ];
   let bytes: Uint8Array | undefined;
   for (const [url, headers, cacheControl, vary] of sequence) {
-    const result = await exchange(url, { headers });
+    const result = await server.exchange(url, { headers });
     assert.equal(result.status, 200, result.text);
     assert.equal(
       result.headers.get("cache-control"),
@@ -130,7 +142,7 @@ Deno.test("one rendered image served to each kind of credential keeps each one's
 });
 
 Deno.test("refusals are never stored: 401, 403 and 429 are no-store for every credential", async () => {
-  await using server = await startTestServer({
+  await using server = await startTestApp({
     limit: 1,
     window: 3600,
     allow: ["https://app.example.org"],
@@ -147,17 +159,17 @@ Deno.test("refusals are never stored: 401, 403 and 429 are no-store for every cr
     [`${server.url}/example.com`, { authorization: `Bearer ${server.secretKey}` }, 429],
   ];
   for (const [url, headers, status] of cases) {
-    const result = await exchange(url, { headers });
+    const result = await server.exchange(url, { headers });
     assert.equal(result.status, status, `${url} ${JSON.stringify(headers)}: ${result.text}`);
     if (status !== 200) assert.equal(result.headers.get("cache-control"), "no-store");
   }
 });
 
 Deno.test("the shared max-age is configurable and bounds a shared 404 too", async () => {
-  await using server = await startTestServer({ app: { sharedCacheMaxAgeSeconds: 30 } });
+  await using server = await startTestApp({ app: { sharedCacheMaxAgeSeconds: 30 } });
   await server.addLogo("example.com", LOGO);
   assert.deepEqual(
-    await cachingOf(server.logoUrl("example.com"), server.logoUrl("nothing-here.com"), {}),
+    await cachingOf(server, server.logoUrl("example.com"), server.logoUrl("nothing-here.com"), {}),
     expected("public, max-age=86400, s-maxage=30", "public, max-age=60, s-maxage=30", null),
   );
 });

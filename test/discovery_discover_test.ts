@@ -3,12 +3,11 @@ import { startImagePool } from "../imagecore/image_pool.ts";
 import { type ConnectToMap, parseConnectTo } from "../src/discovery/connect_to.ts";
 import { createDiscovery, type DiscoveryConfig } from "../src/discovery/discover.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
+import { iconPng, icoOf } from "./support/images.ts";
 import {
   type FixtureSite,
-  ico,
   mapHosts,
   page,
-  png,
   type Route,
   startSite,
 } from "./support/discovery_sites.ts";
@@ -73,7 +72,7 @@ Deno.test("discovery: each candidate source on its own is found and stored with 
   const cases: [string, Record<string, Route>, string, number][] = [
     [
       "link rel=icon",
-      { "/": html(page(`<link rel="icon" href="/i.png">`)), "/i.png": image(png(96, 96)) },
+      { "/": html(page(`<link rel="icon" href="/i.png">`)), "/i.png": image(iconPng(96, 96)) },
       "/i.png",
       96,
     ],
@@ -81,7 +80,7 @@ Deno.test("discovery: each candidate source on its own is found and stored with 
       "shortcut icon (ICO)",
       {
         "/": html(page(`<link rel="shortcut icon" href="/s.ico">`)),
-        "/s.ico": image(ico(png(48, 48), 48), "image/x-icon"),
+        "/s.ico": image(icoOf([{ png: iconPng(48, 48), side: 48 }]), "image/x-icon"),
       },
       "/s.ico",
       48,
@@ -90,7 +89,7 @@ Deno.test("discovery: each candidate source on its own is found and stored with 
       "apple-touch-icon",
       {
         "/": html(page(`<link rel="apple-touch-icon" href="/t.png">`)),
-        "/t.png": image(png(180, 180)),
+        "/t.png": image(iconPng(180, 180)),
       },
       "/t.png",
       180,
@@ -99,7 +98,7 @@ Deno.test("discovery: each candidate source on its own is found and stored with 
       "apple-touch-icon-precomposed",
       {
         "/": html(page(`<link rel="apple-touch-icon-precomposed" href="/p.png">`)),
-        "/p.png": image(png(152, 152)),
+        "/p.png": image(iconPng(152, 152)),
       },
       "/p.png",
       152,
@@ -112,20 +111,23 @@ Deno.test("discovery: each candidate source on its own is found and stored with 
           body: JSON.stringify({ icons: [{ src: "icons/512.png", sizes: "512x512" }] }),
           type: "application/manifest+json",
         },
-        "/app/icons/512.png": image(png(512, 512)),
+        "/app/icons/512.png": image(iconPng(512, 512)),
       },
       "/app/icons/512.png",
       512,
     ],
     [
       "/favicon.ico fallback",
-      { "/": html(page("")), "/favicon.ico": image(ico(png(32, 32), 32), "image/x-icon") },
+      {
+        "/": html(page("")),
+        "/favicon.ico": image(icoOf([{ png: iconPng(32, 32), side: 32 }]), "image/x-icon"),
+      },
       "/favicon.ico",
       32,
     ],
     [
       "/apple-touch-icon.png fallback",
-      { "/": html(page("")), "/apple-touch-icon.png": image(png(180, 180)) },
+      { "/": html(page("")), "/apple-touch-icon.png": image(iconPng(180, 180)) },
       "/apple-touch-icon.png",
       180,
     ],
@@ -135,7 +137,7 @@ Deno.test("discovery: each candidate source on its own is found and stored with 
         "/": html(page(
           `<script type="application/ld+json">{"@type":"Organization","logo":{"@type":"ImageObject","url":"/brand.png"}}</script>`,
         )),
-        "/brand.png": image(png(300, 100)),
+        "/brand.png": image(iconPng(300, 100)),
       },
       "/brand.png",
       300,
@@ -144,7 +146,7 @@ Deno.test("discovery: each candidate source on its own is found and stored with 
       "og:image",
       {
         "/": html(page(`<meta property="og:image" content="/og.png">`)),
-        "/og.png": image(png(400, 400)),
+        "/og.png": image(iconPng(400, 400)),
       },
       "/og.png",
       400,
@@ -169,7 +171,7 @@ Deno.test("discovery: each candidate source on its own is found and stored with 
 });
 
 Deno.test("discovery: an inline data: icon is decoded locally and stored", async () => {
-  const b64 = btoa(String.fromCharCode(...png(64, 64)));
+  const b64 = btoa(String.fromCharCode(...iconPng(64, 64)));
   const w = await world({
     "acme.test": { "/": html(page(`<link rel="icon" href="data:image/png;base64,${b64}">`)) },
   });
@@ -193,15 +195,15 @@ Deno.test("discovery: among competing candidates the largest square raster wins;
         <link rel="icon" sizes="512x512" href="/liar-32.png">
         <link rel="apple-touch-icon" href="/touch.png">
         <link rel="manifest" href="/manifest.json">`)),
-      "/card.png": image(png(1200, 630)),
-      "/liar-32.png": image(png(32, 32)), // declares 512x512: measured, not trusted
-      "/touch.png": image(png(180, 180)),
+      "/card.png": image(iconPng(1200, 630)),
+      "/liar-32.png": image(iconPng(32, 32)), // declares 512x512: measured, not trusted
+      "/touch.png": image(iconPng(180, 180)),
       "/manifest.json": {
         body: JSON.stringify({ icons: [{ src: "/m-384.png", sizes: "16x16" }] }),
         type: "application/json",
       },
-      "/m-384.png": image(png(384, 384)),
-      "/favicon.ico": image(ico(png(16, 16), 16), "image/x-icon"),
+      "/m-384.png": image(iconPng(384, 384)),
+      "/favicon.ico": image(icoOf([{ png: iconPng(16, 16), side: 16 }]), "image/x-icon"),
     },
   });
   try {
@@ -230,9 +232,9 @@ Deno.test("discovery: follows the home page's redirect to the canonical host; re
     "www.acme.test": {
       "/en/": html(page(`<base href="/static/"><link rel="icon" href="img/logo.png">
         <link rel="apple-touch-icon" href="//cdn.acme.test/touch.png">`)),
-      "/static/img/logo.png": image(png(256, 256)),
+      "/static/img/logo.png": image(iconPng(256, 256)),
     },
-    "cdn.acme.test": { "/touch.png": image(png(180, 180)) },
+    "cdn.acme.test": { "/touch.png": image(iconPng(180, 180)) },
   });
   try {
     const outcome = await w.discovery.discover("acme.test");
@@ -253,7 +255,7 @@ Deno.test("discovery: tries https first and falls back to http when https is ref
   const w = await world({
     "acme.test": {
       "/": html(page(`<link rel="icon" href="/i.png">`)),
-      "/i.png": image(png(64, 64)),
+      "/i.png": image(iconPng(64, 64)),
     },
   });
   try {
@@ -266,7 +268,7 @@ Deno.test("discovery: tries https first and falls back to http when https is ref
 });
 
 Deno.test("discovery: broken and lying icons are sniffed and skipped for the next best", async () => {
-  const big = png(512, 512, [10, 120, 200, 255]);
+  const big = iconPng(512, 512, [10, 120, 200, 255]);
   const w = await world({
     "acme.test": {
       "/": html(page(`
@@ -280,10 +282,13 @@ Deno.test("discovery: broken and lying icons are sniffed and skipped for the nex
         new TextEncoder().encode("<!DOCTYPE html><html><body>Not found</body></html>"),
       ),
       "/truncated.png": image(big.subarray(0, 60)),
-      "/garbage.ico": image(ico(png(64, 64), 64).subarray(0, 40), "image/x-icon"),
+      "/garbage.ico": image(
+        icoOf([{ png: iconPng(64, 64), side: 64 }]).subarray(0, 40),
+        "image/x-icon",
+      ),
       "/zeros.gif": image(new Uint8Array(2048), "image/gif"),
-      "/really-a-png.svg": image(png(48, 48), "image/svg+xml"),
-      "/ok.png": image(png(120, 120)),
+      "/really-a-png.svg": image(iconPng(48, 48), "image/svg+xml"),
+      "/ok.png": image(iconPng(120, 120)),
     },
   });
   try {
@@ -308,12 +313,12 @@ Deno.test("discovery: broken and lying icons are sniffed and skipped for the nex
 });
 
 Deno.test("discovery: a PNG whose header probes fine but whose data is cut is refused at full decode", async () => {
-  const full = png(400, 400, [1, 2, 3, 255]);
+  const full = iconPng(400, 400, [1, 2, 3, 255]);
   const w = await world({
     "acme.test": {
       "/": html(page(`<link rel="icon" href="/cut.png"><link rel="icon" href="/ok.png">`)),
       "/cut.png": image(full.subarray(0, Math.floor(full.length * 0.6))),
-      "/ok.png": image(png(64, 64)),
+      "/ok.png": image(iconPng(64, 64)),
     },
   });
   try {
@@ -356,7 +361,7 @@ Deno.test("discovery: an SVG with scripts and external references fetches nothin
       ),
       "/logo.svg": { body: HOSTILE_SVG_NO_ENTITY, type: "image/svg+xml" },
       "/mask.svg": { body: HOSTILE_SVG, type: "image/svg+xml" },
-      "/fallback.png": image(png(64, 64)),
+      "/fallback.png": image(iconPng(64, 64)),
     },
   });
   try {
@@ -384,12 +389,12 @@ Deno.test("discovery: an SVG with scripts and external references fetches nothin
 
 Deno.test("discovery: an icon redirecting to 127.0.0.1 is refused unless that host is mapped", async () => {
   let internal = 0;
-  const inside = startSite({ "/admin.png": () => (internal++, new Response(png(512, 512))) });
+  const inside = startSite({ "/admin.png": () => (internal++, new Response(iconPng(512, 512))) });
   const w = await world({
     "acme.test": {
       "/": html(page(`<link rel="icon" href="/go.png"><link rel="icon" href="/small.png">`)),
       "/go.png": () => Response.redirect(`http://127.0.0.1:${inside.port}/admin.png`, 302),
-      "/small.png": image(png(32, 32)),
+      "/small.png": image(iconPng(32, 32)),
     },
   });
   try {
@@ -417,7 +422,7 @@ Deno.test("discovery: huge and endless icon responses are cut at the byte cap; t
         new Response(
           new ReadableStream({
             start(controller) {
-              controller.enqueue(png(512, 512).subarray(0, 33));
+              controller.enqueue(iconPng(512, 512).subarray(0, 33));
             },
             pull(controller) {
               controller.enqueue(new Uint8Array(8192));
@@ -425,7 +430,7 @@ Deno.test("discovery: huge and endless icon responses are cut at the byte cap; t
           }),
           { headers: { "content-type": "image/png" } },
         ),
-      "/ok.png": image(png(100, 100)),
+      "/ok.png": image(iconPng(100, 100)),
     },
   }, { maxBytes: 64 * 1024 });
   try {
@@ -456,9 +461,9 @@ Deno.test("discovery: the time budget cuts a slow icon, and the icons already me
       "/slow.png": async () => {
         slowArrived();
         await w.sites[0].held; // never answers before the test ends
-        return new Response(png(512, 512));
+        return new Response(iconPng(512, 512));
       },
-      "/ok.png": image(png(64, 64)),
+      "/ok.png": image(iconPng(64, 64)),
     },
   }, { budgetMs: 1500, parallelFetches: 4 });
   try {
@@ -527,7 +532,7 @@ Deno.test("discovery: concurrent discoveries of one domain share one run", async
   const w = await world({
     "acme.test": {
       "/": html(page(`<link rel="icon" href="/i.png">`)),
-      "/i.png": image(png(64, 64)),
+      "/i.png": image(iconPng(64, 64)),
     },
   });
   try {
@@ -546,7 +551,7 @@ Deno.test("discovery: concurrent discoveries of one domain share one run", async
 });
 
 Deno.test("discovery: an old discovered logo is refreshed, never replaced by a worse one", async () => {
-  let icon = png(256, 256, [0, 0, 255, 255]);
+  let icon = iconPng(256, 256, [0, 0, 255, 255]);
   const w = await world({
     "acme.test": {
       "/": html(page(`<link rel="icon" href="/i.png">`)),
@@ -556,13 +561,13 @@ Deno.test("discovery: an old discovered logo is refreshed, never replaced by a w
   try {
     assert.equal((await w.discovery.discover("acme.test")).status, "stored");
     const first = await w.store.get("acme.test");
-    icon = png(32, 32, [255, 0, 0, 255]); // the site now offers a worse icon
+    icon = iconPng(32, 32, [255, 0, 0, 255]); // the site now offers a worse icon
     w.now.value += 29 * DAY;
     assert.equal((await w.discovery.discover("acme.test")).status, "fresh");
     w.now.value += 2 * DAY;
     assert.equal((await w.discovery.discover("acme.test")).status, "kept");
     assert.equal((await w.store.get("acme.test"))?.hash, first?.hash);
-    icon = png(512, 512, [0, 255, 0, 255]); // and later a better one
+    icon = iconPng(512, 512, [0, 255, 0, 255]); // and later a better one
     w.now.value += 31 * DAY;
     assert.equal((await w.discovery.discover("acme.test")).status, "stored");
     assert.equal((await w.store.get("acme.test"))?.width, 512);
@@ -575,11 +580,11 @@ Deno.test("discovery: an operator's logo is left alone unless forced", async () 
   const w = await world({
     "acme.test": {
       "/": html(page(`<link rel="icon" href="/i.png">`)),
-      "/i.png": image(png(300, 300)),
+      "/i.png": image(iconPng(300, 300)),
     },
   });
   try {
-    await w.store.put("acme.test", png(40, 40), { source: "file:acme.test.png" });
+    await w.store.put("acme.test", iconPng(40, 40), { source: "file:acme.test.png" });
     assert.equal((await w.discovery.discover("acme.test")).status, "operator");
     assert.deepEqual(w.sites[0].requests, []);
     assert.equal((await w.discovery.discover("acme.test", { force: true })).status, "stored");
@@ -593,7 +598,7 @@ Deno.test("discovery: a home page refused with an error status still gets the co
   const w = await world({
     "acme.test": {
       "/": { body: "Forbidden", type: "text/plain", status: 403 },
-      "/favicon.ico": image(ico(png(32, 32), 32), "image/x-icon"),
+      "/favicon.ico": image(icoOf([{ png: iconPng(32, 32), side: 32 }]), "image/x-icon"),
     },
   });
   try {
@@ -609,7 +614,7 @@ Deno.test("discovery: a home page refused with an error status still gets the co
 Deno.test("discovery: a site served over https is read over https (certificate verified)", async () => {
   const tls = new URL("./fixtures/discovery_tls/", import.meta.url);
   const cert = Deno.readTextFileSync(new URL("cert.pem", tls));
-  const icon = png(200, 200);
+  const icon = iconPng(200, 200);
   const server = Deno.serve(
     {
       hostname: "127.0.0.1",
@@ -650,13 +655,16 @@ Deno.test("discovery: a site served over https is read over https (certificate v
 });
 
 Deno.test("discovery: the refresh sweep revisits only discovered logos older than the refresh age", async () => {
-  const site = { "/": html(page(`<link rel="icon" href="/i.png">`)), "/i.png": image(png(64, 64)) };
+  const site = {
+    "/": html(page(`<link rel="icon" href="/i.png">`)),
+    "/i.png": image(iconPng(64, 64)),
+  };
   const w = await world({ "a.test": site, "b.test": site });
   try {
     assert.equal((await w.discovery.discover("a.test")).status, "stored");
     assert.equal((await w.discovery.discover("b.test")).status, "stored");
     assert.deepEqual(await w.discovery.refreshStale(), [], "nothing is old yet");
-    await w.store.put("b.test", png(50, 50), { source: "file:b.test.png" }); // an operator's now
+    await w.store.put("b.test", iconPng(50, 50), { source: "file:b.test.png" }); // an operator's now
     w.now.value += 30 * DAY;
     const outcomes = await w.discovery.refreshStale();
     assert.deepEqual(outcomes.map((o) => [o.domain, o.status]), [["a.test", "unchanged"]]);
@@ -679,7 +687,7 @@ Deno.test("discovery: under the fetch cap, icons declaring larger sizes are fetc
       ),
     ),
   };
-  for (const s of sizes) routes[`/t${s}.png`] = image(png(s, s));
+  for (const s of sizes) routes[`/t${s}.png`] = image(iconPng(s, s));
   const w = await world({ "acme.test": routes }, { maxFetches: 3 });
   try {
     const outcome = await w.discovery.discover("acme.test");

@@ -10,7 +10,8 @@ import { createDiscovery } from "../src/discovery/discover.ts";
 import { safeFetch, SafeFetchError } from "../src/discovery/safe_fetch.ts";
 import { IN_PROCESS } from "../src/store/logo_ingest.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
-import { page, png, type Route, startSite } from "./support/discovery_sites.ts";
+import { iconPng } from "./support/images.ts";
+import { page, type Route, startSite } from "./support/discovery_sites.ts";
 
 const TLS = new URL("./fixtures/discovery_tls/", import.meta.url);
 const CERT = Deno.readTextFileSync(new URL("cert.pem", TLS));
@@ -41,7 +42,7 @@ const image = (bytes: Uint8Array<ArrayBuffer>) => () =>
 /** The plain-http side of acme.test, serving a PNG at every path given. */
 function plainSite(paths: string[]) {
   const routes: Record<string, Route> = {};
-  for (const path of paths) routes[path] = { body: png(64, 64), type: "image/png" };
+  for (const path of paths) routes[path] = { body: iconPng(64, 64), type: "image/png" };
   return startSite(routes);
 }
 
@@ -115,7 +116,7 @@ Deno.test("downgrade: an icon on an https page redirecting to http is refused, n
 Deno.test("downgrade: an http:// icon declared by an https page is fetched over https", async () => {
   const secure = httpsSite({
     "/": html(page(`<link rel="icon" href="http://acme.test/i.png">`)),
-    "/i.png": image(png(96, 96)),
+    "/i.png": image(iconPng(96, 96)),
   });
   const plain = plainSite(["/i.png"]);
   const kv = await Deno.openKv(":memory:");
@@ -136,7 +137,7 @@ Deno.test("downgrade: an http:// icon declared by an https page is fetched over 
 Deno.test("downgrade: a site without https is still read over http (an http:// start)", async () => {
   const plain = startSite({
     "/": { body: page(`<link rel="icon" href="/i.png">`) },
-    "/i.png": { body: png(64, 64), type: "image/png" },
+    "/i.png": { body: iconPng(64, 64), type: "image/png" },
   });
   const refused = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const closed = refused.addr.port;

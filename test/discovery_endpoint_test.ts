@@ -4,15 +4,16 @@ import { UsageError } from "../src/admin/usage.ts";
 import { parseDiscoverCommand } from "../src/admin/discover_command.ts";
 import { discoveryEnabled, startDiscoveryService } from "../src/discovery/service.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
-import { connectToValue, page, png, startSite } from "./support/discovery_sites.ts";
-import { startTestServer } from "./support/server.ts";
+import { iconPng } from "./support/images.ts";
+import { connectToValue, page, startSite } from "./support/discovery_sites.ts";
+import { startTestApp } from "./support/server.ts";
 
 const noDns = (name: string): Promise<string[]> => Promise.reject(new Error(`no DNS for ${name}`));
 
 Deno.test("endpoint: a miss discovers the logo within the request budget and serves it", async () => {
   const site = startSite({
     "/": { body: page(`<link rel="icon" href="/logo.png">`) },
-    "/logo.png": { body: png(300, 300), type: "image/png" },
+    "/logo.png": { body: iconPng(300, 300), type: "image/png" },
   });
   const kv = await Deno.openKv(":memory:");
   const env = { LOGO_CONNECT_TO: connectToValue({ "acme.test": site }) };
@@ -21,9 +22,9 @@ Deno.test("endpoint: a miss discovers the logo within the request budget and ser
     sweepMs: 0,
   })!;
   await discovery.ready(); // imagecore loaded before the request budget starts
-  const server = await startTestServer({ kv, discover: discovery.discover });
+  const server = await startTestApp({ kv, discover: discovery.discover });
   try {
-    const response = await fetch(server.logoUrl("www.acme.test"));
+    const response = await server.fetch(server.logoUrl("www.acme.test"));
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("content-type"), "image/png");
     assert.equal(
@@ -54,7 +55,7 @@ Deno.test("endpoint: a discovery slower than the request budget answers 404, the
         headers: { "content-type": "text/html" },
       });
     },
-    "/logo.png": { body: png(128, 128), type: "image/png" },
+    "/logo.png": { body: iconPng(128, 128), type: "image/png" },
   });
   const kv = await Deno.openKv(":memory:");
   const env = { LOGO_CONNECT_TO: connectToValue({ "acme.test": site }) };
@@ -64,20 +65,20 @@ Deno.test("endpoint: a discovery slower than the request budget answers 404, the
     requestBudgetMs: 50,
   })!;
   await discovery.ready();
-  const server = await startTestServer({
+  const server = await startTestApp({
     kv,
     discover: discovery.discover,
     app: { logoCacheTtlMs: 0 },
   });
   try {
-    const miss = await fetch(server.logoUrl("acme.test"));
+    const miss = await server.fetch(server.logoUrl("acme.test"));
     assert.equal(miss.status, 404);
     assert.equal(await miss.text(), "Logo not found");
     await requested;
     answer();
     // The background discovery is the one in flight: joining it waits for it to finish.
     assert.equal((await discovery.discovery.discover("acme.test")).status, "stored");
-    const hit = await fetch(server.logoUrl("acme.test"));
+    const hit = await server.fetch(server.logoUrl("acme.test"));
     assert.equal(hit.status, 200);
     await hit.body?.cancel();
   } finally {
@@ -112,7 +113,7 @@ Deno.test("endpoint: LOGO_DISCOVERY=off disables discovery; other values are ref
 Deno.test("admin: logo discover DOMAIN stores the logo and prints the outcome as JSON", async () => {
   const site = startSite({
     "/": { body: page(`<link rel="apple-touch-icon" href="/touch.png">`) },
-    "/touch.png": { body: png(180, 180), type: "image/png" },
+    "/touch.png": { body: iconPng(180, 180), type: "image/png" },
   });
   const kv = await Deno.openKv(":memory:");
   const out: string[] = [];

@@ -9,7 +9,8 @@ import { type ConnectToMap, parseConnectTo } from "../src/discovery/connect_to.t
 import { createDiscovery, type DiscoveryConfig } from "../src/discovery/discover.ts";
 import { IN_PROCESS } from "../src/store/logo_ingest.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
-import { closedPort, page, png, startSite } from "./support/discovery_sites.ts";
+import { iconPng } from "./support/images.ts";
+import { closedPort, page, startSite } from "./support/discovery_sites.ts";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -141,7 +142,7 @@ Deno.test("failure memory: a DNS failure is retried after a short delay", async 
 Deno.test("failure memory: an icon cut short by the time budget is not a verdict: retried soon", async () => {
   const site = startSite({
     "/": { body: page(`<link rel="icon" href="/slow.png">`) },
-    "/slow.png": async () => (await site.held, new Response(png(64, 64))),
+    "/slow.png": async () => (await site.held, new Response(iconPng(64, 64))),
   });
   const h = await harness({
     connectTo: parseConnectTo(

@@ -3,14 +3,13 @@
  * (reflected origin, `Vary: Origin, Referer`, 403 otherwise), plus preflight.
  */
 import assert from "node:assert/strict";
-import { exchange } from "./support/http.ts";
-import { flatImage } from "./support/logo_fixtures.ts";
-import { startTestServer } from "./support/server.ts";
+import { flatImage } from "./support/images.ts";
+import { startTestApp } from "./support/server.ts";
 
 const LOGO = flatImage(100, 100, [10, 10, 10, 255]);
 
 Deno.test("without an allowlist every answer allows any origin", async () => {
-  await using server = await startTestServer();
+  await using server = await startTestApp();
   await server.addLogo("example.com", LOGO);
   const init = { headers: { origin: "https://anywhere.example.net" } };
   for (
@@ -21,7 +20,7 @@ Deno.test("without an allowlist every answer allows any origin", async () => {
       [server.logoUrl("example.com", { size: "0" }), 400],
     ] as const
   ) {
-    const result = await exchange(url, init);
+    const result = await server.exchange(url, init);
     assert.equal(result.status, status);
     assert.equal(result.headers.get("access-control-allow-origin"), "*", url);
     assert.equal(result.headers.get("vary"), null, url);
@@ -30,7 +29,7 @@ Deno.test("without an allowlist every answer allows any origin", async () => {
 });
 
 Deno.test("with an allowlist a matching Origin is reflected with Vary: Origin, Referer", async () => {
-  await using server = await startTestServer({
+  await using server = await startTestApp({
     allow: ["https://app.example.org", "partner.example.com", "*.cdn.example.net"],
   });
   await server.addLogo("example.com", LOGO);
@@ -42,7 +41,7 @@ Deno.test("with an allowlist a matching Origin is reflected with Vary: Origin, R
       "https://b.c.cdn.example.net",
     ]
   ) {
-    const result = await exchange(server.logoUrl("example.com"), { headers: { origin } });
+    const result = await server.exchange(server.logoUrl("example.com"), { headers: { origin } });
     assert.equal(result.status, 200, origin);
     assert.equal(result.headers.get("access-control-allow-origin"), origin);
     assert.equal(result.headers.get("vary"), "Origin, Referer");
@@ -50,7 +49,7 @@ Deno.test("with an allowlist a matching Origin is reflected with Vary: Origin, R
 });
 
 Deno.test("with an allowlist a non-matching or missing origin is 403 Domain not allowed", async () => {
-  await using server = await startTestServer({
+  await using server = await startTestApp({
     allow: ["https://app.example.org", "*.cdn.example.net"],
   });
   await server.addLogo("example.com", LOGO);
@@ -66,7 +65,7 @@ Deno.test("with an allowlist a non-matching or missing origin is 403 Domain not 
     { origin: "https://evil.test", referer: "https://app.example.org/page" },
   ];
   for (const headers of refusals) {
-    const result = await exchange(server.logoUrl("example.com"), { headers });
+    const result = await server.exchange(server.logoUrl("example.com"), { headers });
     assert.equal(result.status, 403, JSON.stringify(headers));
     assert.equal(result.text, "Domain not allowed");
     assert.notEqual(result.headers.get("access-control-allow-origin"), headers.origin ?? "none");
@@ -74,14 +73,14 @@ Deno.test("with an allowlist a non-matching or missing origin is 403 Domain not 
 });
 
 Deno.test("with an allowlist and no Origin (an <img>), the Referer's origin must match", async () => {
-  await using server = await startTestServer({ allow: ["https://app.example.org"] });
+  await using server = await startTestApp({ allow: ["https://app.example.org"] });
   await server.addLogo("example.com", LOGO);
   const cases: Record<string, string>[] = [
     { referer: "https://app.example.org/dashboard?x=1" },
     { origin: "null", referer: "https://app.example.org/" },
   ];
   for (const headers of cases) {
-    const result = await exchange(server.logoUrl("example.com"), { headers });
+    const result = await server.exchange(server.logoUrl("example.com"), { headers });
     assert.equal(result.status, 200, JSON.stringify(headers));
     assert.equal(result.headers.get("access-control-allow-origin"), "https://app.example.org");
     assert.equal(result.headers.get("vary"), "Origin, Referer");
@@ -89,8 +88,8 @@ Deno.test("with an allowlist and no Origin (an <img>), the Referer's origin must
 });
 
 Deno.test("a 404 for an allowed origin still reflects that origin", async () => {
-  await using server = await startTestServer({ allow: ["https://app.example.org"] });
-  const result = await exchange(server.logoUrl("nothing-here.com"), {
+  await using server = await startTestApp({ allow: ["https://app.example.org"] });
+  const result = await server.exchange(server.logoUrl("nothing-here.com"), {
     headers: { origin: "https://app.example.org" },
   });
   assert.equal(result.status, 404);
@@ -99,8 +98,8 @@ Deno.test("a 404 for an allowed origin still reflects that origin", async () => 
 });
 
 Deno.test("OPTIONS answers a preflight with 204, allowing GET and HEAD but not Authorization", async () => {
-  await using server = await startTestServer({ allow: ["https://app.example.org"] });
-  const result = await exchange(server.logoUrl("example.com"), {
+  await using server = await startTestApp({ allow: ["https://app.example.org"] });
+  const result = await server.exchange(server.logoUrl("example.com"), {
     method: "OPTIONS",
     headers: {
       origin: "https://app.example.org",

@@ -2,9 +2,8 @@
  * Headers, caching, conditional requests (304) and HEAD of `GET /{domain}`, over a real socket.
  */
 import assert from "node:assert/strict";
-import { exchange } from "./support/http.ts";
-import { flatImage } from "./support/logo_fixtures.ts";
-import { startTestServer } from "./support/server.ts";
+import { flatImage } from "./support/images.ts";
+import { startTestApp } from "./support/server.ts";
 
 const BLUE = flatImage(240, 120, [20, 40, 220, 255]);
 
@@ -14,9 +13,9 @@ function isEpochSeconds(value: string | null): boolean {
 }
 
 Deno.test("a 200 carries every header of the spec with exact values", async () => {
-  await using server = await startTestServer({ limit: 50, window: 3600 });
+  await using server = await startTestApp({ limit: 50, window: 3600 });
   await server.addLogo("example.com", BLUE);
-  const result = await exchange(server.logoUrl("example.com"));
+  const result = await server.exchange(server.logoUrl("example.com"));
   assert.equal(result.status, 200);
   const h = result.headers;
   assert.equal(h.get("content-type"), "image/png");
@@ -32,18 +31,18 @@ Deno.test("a 200 carries every header of the spec with exact values", async () =
 });
 
 Deno.test("X-RateLimit-Remaining counts down by one per request", async () => {
-  await using server = await startTestServer({ limit: 10, window: 3600 });
+  await using server = await startTestApp({ limit: 10, window: 3600 });
   await server.addLogo("example.com", BLUE);
   const seen: number[] = [];
   for (let i = 0; i < 4; i++) {
-    const result = await exchange(server.logoUrl("example.com", { size: String(40 + i) }));
+    const result = await server.exchange(server.logoUrl("example.com", { size: String(40 + i) }));
     seen.push(Number(result.headers.get("x-ratelimit-remaining")));
   }
   assert.deepEqual(seen, [9, 8, 7, 6]);
 });
 
 Deno.test("the ETag changes with every option and is stable for the same bytes", async () => {
-  await using server = await startTestServer();
+  await using server = await startTestApp();
   await server.addLogo("example.com", BLUE);
   const variants: Record<string, string>[] = [
     {},
@@ -57,15 +56,15 @@ Deno.test("the ETag changes with every option and is stable for the same bytes",
   ];
   const tags = new Map<string, string>();
   for (const params of variants) {
-    const result = await exchange(server.logoUrl("example.com", params));
+    const result = await server.exchange(server.logoUrl("example.com", params));
     assert.equal(result.status, 200);
     const tag = result.headers.get("etag")!;
     assert.ok(!tags.has(tag), `${JSON.stringify(params)} reuses ${tag} of ${tags.get(tag)}`);
     tags.set(tag, JSON.stringify(params));
   }
   // Equivalent spellings of the default give the same bytes and so the same tag.
-  const plain = await exchange(server.logoUrl("example.com"));
-  const explicit = await exchange(
+  const plain = await server.exchange(server.logoUrl("example.com"));
+  const explicit = await server.exchange(
     server.logoUrl("example.com", { size: "128", greyscale: "no", format: "png" }),
   );
   assert.equal(explicit.headers.get("etag"), plain.headers.get("etag"));
@@ -73,23 +72,23 @@ Deno.test("the ETag changes with every option and is stable for the same bytes",
 });
 
 Deno.test("the ETag changes when the stored logo changes", async () => {
-  await using server = await startTestServer();
+  await using server = await startTestApp();
   await server.addLogo("example.com", BLUE);
-  const before = await exchange(server.logoUrl("example.com"));
+  const before = await server.exchange(server.logoUrl("example.com"));
   await server.addLogo("example.com", flatImage(240, 120, [0, 160, 0, 255]));
-  const after = await exchange(server.logoUrl("example.com"));
+  const after = await server.exchange(server.logoUrl("example.com"));
   assert.notEqual(after.headers.get("etag"), before.headers.get("etag"));
   assert.notDeepEqual(after.bytes, before.bytes);
 });
 
 Deno.test("If-None-Match with the current ETag answers 304 with the same caching headers", async () => {
-  await using server = await startTestServer({ limit: 10, window: 3600 });
+  await using server = await startTestApp({ limit: 10, window: 3600 });
   await server.addLogo("example.com", BLUE);
   const url = server.logoUrl("example.com", { size: "64" });
-  const first = await exchange(url);
+  const first = await server.exchange(url);
   const etag = first.headers.get("etag")!;
   for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
-    const result = await exchange(url, { headers: { "if-none-match": ifNoneMatch } });
+    const result = await server.exchange(url, { headers: { "if-none-match": ifNoneMatch } });
     assert.equal(result.status, 304, ifNoneMatch);
     assert.equal(result.bytes.length, 0);
     assert.equal(result.headers.get("etag"), etag);
@@ -99,17 +98,17 @@ Deno.test("If-None-Match with the current ETag answers 304 with the same caching
     assert.equal(result.headers.get("x-ratelimit-reset"), first.headers.get("x-ratelimit-reset"));
     assert.equal(result.headers.get("x-logo-domain"), "example.com");
   }
-  const stale = await exchange(url, { headers: { "if-none-match": '"not-the-tag"' } });
+  const stale = await server.exchange(url, { headers: { "if-none-match": '"not-the-tag"' } });
   assert.equal(stale.status, 200);
   assert.deepEqual(stale.bytes, first.bytes);
 });
 
 Deno.test("a 304 counts against the rate limit like a 200", async () => {
-  await using server = await startTestServer({ limit: 10, window: 3600 });
+  await using server = await startTestApp({ limit: 10, window: 3600 });
   await server.addLogo("example.com", BLUE);
-  const first = await exchange(server.logoUrl("example.com"));
+  const first = await server.exchange(server.logoUrl("example.com"));
   const etag = first.headers.get("etag")!;
-  const revalidated = await exchange(server.logoUrl("example.com"), {
+  const revalidated = await server.exchange(server.logoUrl("example.com"), {
     headers: { "if-none-match": etag },
   });
   assert.equal(revalidated.status, 304);
@@ -118,13 +117,13 @@ Deno.test("a 304 counts against the rate limit like a 200", async () => {
 });
 
 Deno.test("HEAD answers the headers of GET without a body", async () => {
-  await using server = await startTestServer({ limit: 10, window: 3600 });
+  await using server = await startTestApp({ limit: 10, window: 3600 });
   await server.addLogo("example.com", BLUE);
   const cases: Record<string, string>[] = [{}, { size: "300", format: "webp", greyscale: "1" }];
   for (const params of cases) {
     const url = server.logoUrl("example.com", params);
-    const get = await exchange(url);
-    const head = await exchange(url, { method: "HEAD" });
+    const get = await server.exchange(url);
+    const head = await server.exchange(url, { method: "HEAD" });
     assert.equal(head.status, 200);
     assert.equal(head.bytes.length, 0);
     const names = (headers: Headers) => [...headers.keys()].filter((n) => n !== "date");
@@ -142,8 +141,8 @@ Deno.test("HEAD answers the headers of GET without a body", async () => {
 });
 
 Deno.test("HEAD of an error answers its status and headers without a body", async () => {
-  await using server = await startTestServer();
-  const head = await exchange(server.logoUrl("nothing-here.com"), { method: "HEAD" });
+  await using server = await startTestApp();
+  const head = await server.exchange(server.logoUrl("nothing-here.com"), { method: "HEAD" });
   assert.equal(head.status, 404);
   assert.equal(head.bytes.length, 0);
   assert.equal(head.headers.get("content-type"), "text/plain; charset=utf-8");
@@ -152,7 +151,7 @@ Deno.test("HEAD of an error answers its status and headers without a body", asyn
 });
 
 Deno.test("every error carries an explicit Cache-Control: short for 404, no-store otherwise", async () => {
-  await using server = await startTestServer({ allow: ["https://ok.example.org"] });
+  await using server = await startTestApp({ allow: ["https://ok.example.org"] });
   const origin = { origin: "https://ok.example.org" };
   const cases: [string, RequestInit, number, string][] = [
     [`${server.url}/not a domain`, {}, 400, "no-store"],
@@ -164,7 +163,7 @@ Deno.test("every error carries an explicit Cache-Control: short for 404, no-stor
     [server.logoUrl("example.com"), { method: "DELETE" }, 405, "no-store"],
   ];
   for (const [url, init, status, cacheControl] of cases) {
-    const result = await exchange(url, init);
+    const result = await server.exchange(url, init);
     assert.equal(result.status, status, `${url}: ${result.text}`);
     assert.equal(result.headers.get("cache-control"), cacheControl, url);
     assert.equal(result.headers.get("x-content-type-options"), "nosniff", url);
@@ -172,14 +171,14 @@ Deno.test("every error carries an explicit Cache-Control: short for 404, no-stor
 });
 
 Deno.test("errors before the limit step are not counted; 404 after it is", async () => {
-  await using server = await startTestServer({ limit: 10, window: 3600 });
+  await using server = await startTestApp({ limit: 10, window: 3600 });
   await server.addLogo("example.com", BLUE);
-  const bad = await exchange(server.logoUrl("example.com", { size: "9000" }));
+  const bad = await server.exchange(server.logoUrl("example.com", { size: "9000" }));
   assert.equal(bad.status, 400);
   assert.equal(bad.headers.get("x-ratelimit-remaining"), null);
-  const missing = await exchange(server.logoUrl("nothing-here.com"));
+  const missing = await server.exchange(server.logoUrl("nothing-here.com"));
   assert.equal(missing.status, 404);
   assert.equal(missing.headers.get("x-ratelimit-remaining"), "9");
-  const ok = await exchange(server.logoUrl("example.com"));
+  const ok = await server.exchange(server.logoUrl("example.com"));
   assert.equal(ok.headers.get("x-ratelimit-remaining"), "8");
 });

@@ -4,35 +4,36 @@
  */
 import assert from "node:assert/strict";
 import { probe } from "../imagecore/mod.ts";
-import { exchange } from "./support/http.ts";
-import { flatImage } from "./support/logo_fixtures.ts";
-import { startTestServer } from "./support/server.ts";
+import { flatImage } from "./support/images.ts";
+import { startTestApp } from "./support/server.ts";
 
 const WIDE = flatImage(1400, 700, [30, 30, 30, 255]);
 
 Deno.test("a secret key in the Authorization header may ask for up to 1200 px", async () => {
-  await using server = await startTestServer();
+  await using server = await startTestApp();
   await server.addLogo("example.com", WIDE);
   const auth = { authorization: `Bearer ${server.secretKey}` };
   for (const size of [801, 1000, 1200]) {
-    const result = await exchange(`${server.url}/example.com?size=${size}`, { headers: auth });
+    const result = await server.exchange(`${server.url}/example.com?size=${size}`, {
+      headers: auth,
+    });
     assert.equal(result.status, 200, `size=${size}: ${result.text}`);
     const { width, height } = probe(result.bytes);
     assert.equal(width, size);
     assert.equal(height, Math.round((size * 700) / 1400));
   }
-  const over = await exchange(`${server.url}/example.com?size=1201`, { headers: auth });
+  const over = await server.exchange(`${server.url}/example.com?size=1201`, { headers: auth });
   assert.equal(over.status, 400);
   assert.equal(over.text, "Invalid size: must be a whole number of pixels from 1 to 1200");
 });
 
 Deno.test("a publishable key is capped at 800 px", async () => {
-  await using server = await startTestServer();
+  await using server = await startTestApp();
   await server.addLogo("example.com", WIDE);
-  const ok = await exchange(server.logoUrl("example.com", { size: "800" }));
+  const ok = await server.exchange(server.logoUrl("example.com", { size: "800" }));
   assert.equal(ok.status, 200);
   assert.equal(probe(ok.bytes).width, 800);
-  const over = await exchange(server.logoUrl("example.com", { size: "1200" }));
+  const over = await server.exchange(server.logoUrl("example.com", { size: "1200" }));
   assert.equal(over.status, 400);
   assert.equal(over.text, "Invalid size: must be a whole number of pixels from 1 to 800");
 });
@@ -43,7 +44,7 @@ Deno.test("a secret key in the query string is refused with 401 and never logged
   const originals = consoleMethods.map((name) => console[name]);
   for (const name of consoleMethods) console[name] = (...args: unknown[]) => logged.push(args);
   try {
-    await using server = await startTestServer({
+    await using server = await startTestApp({
       app: { log: (...args) => logged.push(args) },
     });
     await server.addLogo("example.com", WIDE);
@@ -51,7 +52,7 @@ Deno.test("a secret key in the query string is refused with 401 and never logged
     const withHeader = { authorization: `Bearer ${server.secretKey}` };
     // Refused alone, and even alongside a valid Authorization header.
     for (const init of [{}, { headers: withHeader }]) {
-      const result = await exchange(url, init);
+      const result = await server.exchange(url, init);
       assert.equal(result.status, 401);
       assert.equal(result.text, "Missing or invalid token");
     }
@@ -62,7 +63,7 @@ Deno.test("a secret key in the query string is refused with 401 and never logged
 });
 
 Deno.test("a malformed, unknown or revoked secret key answers 401", async () => {
-  await using server = await startTestServer();
+  await using server = await startTestApp();
   await server.addLogo("example.com", WIDE);
   const other = await server.keys.create({});
   await server.keys.revoke(other.key.id);
@@ -78,25 +79,27 @@ Deno.test("a malformed, unknown or revoked secret key answers 401", async () => 
       `Bearer ${server.secretKey}x`,
     ]
   ) {
-    const result = await exchange(`${server.url}/example.com`, { headers: { authorization } });
+    const result = await server.exchange(`${server.url}/example.com`, {
+      headers: { authorization },
+    });
     assert.equal(result.status, 401, authorization);
     assert.equal(result.text, "Missing or invalid token");
   }
-  const lower = await exchange(`${server.url}/example.com`, {
+  const lower = await server.exchange(`${server.url}/example.com`, {
     headers: { authorization: `bearer ${server.secretKey}` },
   });
   assert.equal(lower.status, 200, "the scheme name is case-insensitive");
 });
 
 Deno.test("a secret key is not bound by the allowlist or attribution of its key", async () => {
-  await using server = await startTestServer({
+  await using server = await startTestApp({
     allow: ["https://app.example.org"],
     attribution: true,
   });
   await server.addLogo("example.com", WIDE);
-  const publishable = await exchange(server.logoUrl("example.com"));
+  const publishable = await server.exchange(server.logoUrl("example.com"));
   assert.equal(publishable.status, 403);
-  const secret = await exchange(`${server.url}/example.com`, {
+  const secret = await server.exchange(`${server.url}/example.com`, {
     headers: { authorization: `Bearer ${server.secretKey}` },
   });
   assert.equal(secret.status, 200);
@@ -104,11 +107,11 @@ Deno.test("a secret key is not bound by the allowlist or attribution of its key"
 });
 
 Deno.test("secret and publishable requests share the key's rate limit", async () => {
-  await using server = await startTestServer({ limit: 2, window: 3600 });
+  await using server = await startTestApp({ limit: 2, window: 3600 });
   await server.addLogo("example.com", WIDE);
-  assert.equal((await exchange(server.logoUrl("example.com"))).status, 200);
+  assert.equal((await server.exchange(server.logoUrl("example.com"))).status, 200);
   const auth = { authorization: `Bearer ${server.secretKey}` };
-  const second = await exchange(`${server.url}/example.com`, { headers: auth });
+  const second = await server.exchange(`${server.url}/example.com`, { headers: auth });
   assert.equal(second.headers.get("x-ratelimit-remaining"), "0");
-  assert.equal((await exchange(`${server.url}/example.com`, { headers: auth })).status, 429);
+  assert.equal((await server.exchange(`${server.url}/example.com`, { headers: auth })).status, 429);
 });

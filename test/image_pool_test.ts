@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { encodeRgba, ImageCoreError, type ImageCoreErrorCode } from "../imagecore/mod.ts";
 import { startImagePool } from "../imagecore/image_pool.ts";
-import { flatImage } from "./support/logo_fixtures.ts";
+import { flatImage } from "./support/images.ts";
 
 const SVG = new TextEncoder().encode(
   `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"><rect width="8" height="4"/></svg>`,

@@ -5,7 +5,7 @@
  * headers are right. Chromium is Debian's (`apt-get install chromium`; `.ci/run` installs it).
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert";
-import { flatImage } from "./support/logo_fixtures.ts";
+import { flatImage } from "./support/images.ts";
 import { externalTool } from "./support/external_tool.ts";
 import { startTestServer } from "./support/server.ts";
 

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { HttpError } from "../src/http_error.ts";
 import { createRateLimiter } from "../src/limits/rate_limiter.ts";
 import { faultyKv } from "./support/faulty_kv.ts";
-import { flatImage } from "./support/logo_fixtures.ts";
-import { startTestServer } from "./support/server.ts";
+import { flatImage } from "./support/images.ts";
+import { startTestApp } from "./support/server.ts";
 
 const START = Date.UTC(2026, 0, 1, 0, 0, 10);
 
@@ -132,7 +132,7 @@ Deno.test("end to end: during a KV outage the endpoint answers 503 in plain text
   using inner = await Deno.openKv(":memory:");
   const faulty = faultyKv(inner);
   const clock = { now: START };
-  await using server = await startTestServer({
+  await using server = await startTestApp({
     kv: faulty.kv,
     clock: () => clock.now,
     limit: 1000,
@@ -140,7 +140,7 @@ Deno.test("end to end: during a KV outage the endpoint answers 503 in plain text
   });
   await server.addLogo("example.com", flatImage(64, 64, [10, 120, 200, 255]));
   const get = async () => {
-    const response = await fetch(server.logoUrl("example.com"));
+    const response = await server.fetch(server.logoUrl("example.com"));
     return { response, body: response.status === 200 ? null : await response.text() };
   };
   const first = await get();

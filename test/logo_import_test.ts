@@ -5,7 +5,7 @@ import { type LogoRecord, LogoStore } from "../src/store/logo_store.ts";
 import { sha256Hex } from "../src/store/sha256.ts";
 import { adminCommand, runAdminCli } from "./support/admin_cli.ts";
 import { lines, readUntil } from "./support/lines.ts";
-import { noiseImage } from "./support/logo_fixtures.ts";
+import { noiseImage } from "./support/images.ts";
 
 /** Every visible record's renditions read back complete and hash-match. */
 async function assertAllComplete(kv: Deno.Kv): Promise<LogoRecord[]> {

@@ -4,7 +4,7 @@ import { CHUNK_SIZE } from "../src/store/blob_store.ts";
 import { blobChunksPrefix, blobManifestKey } from "../src/store/keyspace.ts";
 import { type LogoRecord, LogoStore } from "../src/store/logo_store.ts";
 import { sha256Hex } from "../src/store/sha256.ts";
-import { flatImage, noiseImage } from "./support/logo_fixtures.ts";
+import { flatImage, noiseImage } from "./support/images.ts";
 
 const NOW = 1_700_000_000_000;
 

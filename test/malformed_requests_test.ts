@@ -9,7 +9,7 @@ import { KeyStore } from "../src/store/key_store.ts";
 import { LogoStore } from "../src/store/logo_store.ts";
 import { CORPUS, type CorpusEntry } from "./fixtures/malformed_requests/mod.ts";
 import { lines } from "./support/lines.ts";
-import { flatImage } from "./support/logo_fixtures.ts";
+import { flatImage } from "./support/images.ts";
 import { rawExchange, type RawResult } from "./support/raw_http.ts";
 
 const MAIN = new URL("../src/main.ts", import.meta.url).pathname;

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createHostCheck, isValidHost, requestTarget } from "../src/http/request_target.ts";
 import { HttpError } from "../src/http_error.ts";
-import { flatImage } from "./support/logo_fixtures.ts";
+import { flatImage } from "./support/images.ts";
 import { rawExchange, type RawResult } from "./support/raw_http.ts";
 import { startTestServer } from "./support/server.ts";
 

@@ -5,8 +5,7 @@
 import assert from "node:assert/strict";
 import type { RateLimiter } from "../src/limits/rate_limiter.ts";
 import { redactError, redactSecrets } from "../src/safe_log.ts";
-import { exchange } from "./support/http.ts";
-import { startTestServer } from "./support/server.ts";
+import { startTestApp } from "./support/server.ts";
 
 const SECRET = "sk_AbCdEfGhIjKlMnOpQrStUvWx";
 const PUBLISHABLE = "pk_AbCdEfGhIjKlMnOpQrStUvWx";
@@ -57,10 +56,10 @@ Deno.test("an unexpected error quoting a URL with a token is logged without it",
       unavailable: 0,
     }),
   };
-  await using server = await startTestServer({
+  await using server = await startTestApp({
     app: { limiter, log: (...args) => logged.push(args) },
   });
-  const result = await exchange(server.logoUrl("example.com"));
+  const result = await server.exchange(server.logoUrl("example.com"));
   assert.equal(result.status, 500);
   assert.equal(result.text, "Internal server error");
   assert.equal(logged.length, 1);

@@ -1,12 +1,12 @@
 /**
  * The SDK client's own behaviour against small servers this test drives by hand (over real
- * sockets): key handling, validation before any request, error classes, retries, abort, timeout
- * and streaming. The same behaviours against the real app are in sdk_real_server_test.ts.
+ * sockets): key handling, validation before any request, error classes, retries, abort and
+ * timeout. Streaming is in sdk_stream_test.ts; the same behaviours against the real app are in
+ * sdk_real_server_test.ts.
  */
 import assert from "node:assert/strict";
 import {
   BadRequestError,
-  type FetchLike,
   ForbiddenError,
   LogoClient,
   LogoError,
@@ -16,57 +16,7 @@ import {
   UnauthorizedError,
 } from "../src/sdk/mod.ts";
 import { sleep } from "../src/sdk/retry.ts";
-
-const SECRET = "sk_test_0123456789abcdef";
-
-/** A PNG header (signature + IHDR) for a width×height image, followed by `extra` filler bytes. */
-function pngHead(width: number, height: number, extra = 0): Uint8Array<ArrayBuffer> {
-  const b = new Uint8Array(33 + extra).fill(7);
-  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  new DataView(b.buffer).setUint32(16, width);
-  new DataView(b.buffer).setUint32(20, height);
-  return b;
-}
-
-interface Seen {
-  url: string;
-  authorization: string | null;
-}
-
-/** Serves `handler` on a real socket (port 0) and records every request it receives. */
-function serve(handler: (request: Request, seen: Seen[]) => Response | Promise<Response>) {
-  const seen: Seen[] = [];
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
-    seen.push({ url: request.url, authorization: request.headers.get("authorization") });
-    return handler(request, seen);
-  });
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    seen,
-    close: () => server.shutdown(),
-  };
-}
-
-/** An injected fetch that records each request's URL and headers, then calls the real fetch. */
-function recordingFetch() {
-  const calls: { url: string; headers: Headers }[] = [];
-  const wrapped: FetchLike = (input, init) => {
-    const request = new Request(input, init);
-    calls.push({ url: request.url, headers: request.headers });
-    return fetch(request);
-  };
-  return { calls, fetch: wrapped };
-}
-
-const pngHeaders = (extra: Record<string, string> = {}) => ({
-  "content-type": "image/png",
-  etag: '"abc"',
-  "x-logo-domain": "example.com",
-  "x-ratelimit-limit": "100",
-  "x-ratelimit-remaining": "99",
-  "x-ratelimit-reset": "1800000000",
-  ...extra,
-});
+import { pngHead, pngHeaders, recordingFetch, SECRET, serve } from "./support/sdk_test_server.ts";
 
 Deno.test("LogoClient refuses a key that does not start with sk_, without echoing it", () => {
   for (const key of ["pk_live_123", "abc", "", "sk_", "sk_has space", "SK_upper", "sk_x\n"]) {
@@ -356,103 +306,6 @@ Deno.test("timeout rejects an attempt that gets no answer with a TimeoutError", 
     );
   } finally {
     release.resolve();
-    await server.close();
-  }
-});
-
-Deno.test("getStream hands over the first bytes before the server has sent the last", async () => {
-  const first = pngHead(1200, 600, 4000);
-  const last = new Uint8Array(50_000).fill(9);
-  let body!: ReadableStreamDefaultController<Uint8Array>;
-  const server = serve(() =>
-    new Response(
-      new ReadableStream<Uint8Array>({
-        start(controller) {
-          body = controller;
-          controller.enqueue(first);
-        },
-      }),
-      { headers: pngHeaders() },
-    )
-  );
-  try {
-    const client = new LogoClient({ secretKey: SECRET, baseUrl: server.url });
-    const logo = await client.getStream("example.com", { size: 1200 });
-    assert.deepEqual([logo.width, logo.height], [1200, 600]);
-    assert.equal(logo.contentType, "image/png");
-    assert.equal(logo.servedDomain, "example.com");
-    assert.equal(logo.rateLimit?.remaining, 99);
-    const reader = logo.stream.getReader();
-    // Read everything the server has sent so far: the whole first part, and it is all there is.
-    const received: number[] = [];
-    while (received.length < first.length) {
-      const { value, done } = await reader.read();
-      assert.ok(!done, "stream ended before the server finished");
-      received.push(...value);
-    }
-    assert.deepEqual(new Uint8Array(received), first);
-    // Only now does the server send the rest.
-    body.enqueue(last);
-    body.close();
-    const rest: number[] = [];
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      rest.push(...value);
-    }
-    assert.deepEqual(new Uint8Array(rest), last);
-  } finally {
-    await server.close();
-  }
-});
-
-Deno.test("getStream with an image header split over chunks still measures it and keeps every byte", async () => {
-  const whole = pngHead(77, 33, 10);
-  const server = serve(() =>
-    new Response(
-      new ReadableStream<Uint8Array>({
-        start(controller) {
-          for (let i = 0; i < whole.length; i += 5) controller.enqueue(whole.slice(i, i + 5));
-          controller.close();
-        },
-      }),
-      { headers: pngHeaders() },
-    )
-  );
-  try {
-    const client = new LogoClient({ secretKey: SECRET, baseUrl: server.url });
-    const logo = await client.getStream("example.com");
-    assert.deepEqual([logo.width, logo.height], [77, 33]);
-    assert.deepEqual(await new Response(logo.stream).bytes(), whole);
-  } finally {
-    await server.close();
-  }
-});
-
-Deno.test("getStream's signal cancels the body download midway", async () => {
-  const server = serve(() =>
-    new Response(
-      new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(pngHead(10, 10, 100)); // and never anything else
-        },
-      }),
-      { headers: pngHeaders() },
-    )
-  );
-  try {
-    const client = new LogoClient({ secretKey: SECRET, baseUrl: server.url });
-    const controller = new AbortController();
-    const logo = await client.getStream("example.com", { signal: controller.signal });
-    const reader = logo.stream.getReader();
-    await reader.read();
-    const next = reader.read();
-    controller.abort();
-    await assert.rejects(
-      next,
-      (e: unknown) => e instanceof DOMException && e.name === "AbortError",
-    );
-  } finally {
     await server.close();
   }
 });

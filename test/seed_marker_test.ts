@@ -13,7 +13,7 @@ import type { InitializedMarker } from "../src/store/store_meta.ts";
 import { runAdminCli } from "./support/admin_cli.ts";
 import { exchange } from "./support/http.ts";
 import { lines, readUntil } from "./support/lines.ts";
-import { flatImage } from "./support/logo_fixtures.ts";
+import { flatImage } from "./support/images.ts";
 
 const MAIN = new URL("../src/main.ts", import.meta.url).pathname;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;

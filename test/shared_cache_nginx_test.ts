@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { externalTool } from "./support/external_tool.ts";
-import { flatImage } from "./support/logo_fixtures.ts";
+import { flatImage } from "./support/images.ts";
 import { type NginxCache, startNginxCache } from "./support/nginx_cache.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 

@@ -102,6 +102,15 @@ fn light_theme_leaves_a_black_logo_alone() {
 }
 
 #[test]
+fn themes_leave_a_mid_contrast_colour_alone() {
+    // #1a73e8 has 4.6:1 against white and 4.5:1 against black: enough either way.
+    for theme in [Theme::Light, Theme::Dark] {
+        let (_, inverted) = themed([0x1a, 0x73, 0xe8, 255], theme);
+        assert!(!inverted, "{theme:?}");
+    }
+}
+
+#[test]
 fn opaque_logos_are_never_inverted() {
     let logo = common::disc(40, 40, [0, 0, 0, 255], [10, 10, 10, 255]);
     let options = Options {

@@ -20,20 +20,20 @@ import type { HttpError } from "../http_error.ts";
 import { kvUnavailable } from "../kv_unavailable.ts";
 import { leaseQuota, returnQuota } from "./quota_lease.ts";
 import { rateLimitKey } from "../store/keyspace.ts";
+import {
+  adjustBlock,
+  checkArguments,
+  MAX_BLOCK,
+  newWindowState,
+  type RateLimitDecision,
+  RECHECK_MS,
+  secondsUntil,
+  SHARE_DIVISOR,
+  spendLocal,
+  type WindowState,
+} from "./window_state.ts";
 
-/** The outcome of {@link RateLimiter.take}, ready to become `X-RateLimit-*` headers. */
-export interface RateLimitDecision {
-  /** Whether the request is admitted. */
-  allowed: boolean;
-  /** The key's limit per window. */
-  limit: number;
-  /** Requests still admissible in this window as far as this instance knows; never rises. */
-  remaining: number;
-  /** Epoch seconds at which the window ends (`X-RateLimit-Reset`). */
-  reset: number;
-  /** Whole seconds until {@link reset}, at least 1 (`Retry-After`). */
-  retryAfter: number;
-}
+export { MAX_BLOCK, type RateLimitDecision };
 
 /** Counters of one limiter since it was created. */
 export interface RateLimiterStats {
@@ -77,56 +77,6 @@ export interface RateLimiterOptions {
   leaseTimeoutMs?: number;
   /** After a KV failure, how long requests needing KV get 503 without trying; default 1000 ms. */
   backoffMs?: number;
-}
-
-/** First block size leased for a key. */
-const INITIAL_BLOCK = 8;
-/** Largest block one lease takes, whatever the limit. */
-export const MAX_BLOCK = 65_536;
-/** A block spent faster than this makes the next one twice as big. */
-const FAST_LEASE_MS = 1_000;
-/** A lease never takes more than 1/SHARE_DIVISOR of the quota still unleased. */
-const SHARE_DIVISOR = 4;
-/** While a window is exhausted, how often an instance re-reads KV for given-back quota. */
-const RECHECK_MS = 1_000;
-
-/** Local state of one key in its current window. */
-interface WindowState {
-  readonly keyId: string;
-  readonly limit: number;
-  readonly windowSeconds: number;
-  readonly index: number;
-  readonly endMs: number;
-  /** Leased by this instance and not yet spent. */
-  local: number;
-  /** Global count as of this instance's last lease. */
-  leased: number;
-  /** Lowest `remaining` reported so far, so it never rises. */
-  shown: number;
-  exhausted: boolean;
-  recheckAt: number;
-  waiting: number;
-  inflight: Promise<boolean> | null;
-  block: number;
-  lastLeaseAt: number;
-}
-
-function checkArguments(keyId: string, limit: number, windowSeconds: number): void {
-  if (typeof keyId !== "string" || keyId.length === 0) {
-    throw new RangeError("Cannot rate limit: key id must be a non-empty string");
-  }
-  if (!Number.isSafeInteger(limit) || limit < 0) {
-    throw new RangeError(`Cannot rate limit: limit must be a non-negative integer, got ${limit}`);
-  }
-  if (!Number.isSafeInteger(windowSeconds) || windowSeconds <= 0) {
-    throw new RangeError(
-      `Cannot rate limit: window must be a positive whole number of seconds, got ${windowSeconds}`,
-    );
-  }
-}
-
-function secondsUntil(endMs: number, now: number): number {
-  return Math.max(1, Math.ceil((endMs - now) / 1000));
 }
 
 /**
@@ -194,63 +144,15 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     // A new window, or the key's limit or window changed: start afresh. Quota leased under the
     // old settings stays counted in KV (conservative) and expires with its window.
     if (current === undefined && states.size >= pruneAt) prune(now);
-    const next: WindowState = {
-      keyId,
-      limit,
-      windowSeconds,
-      index,
-      endMs: (index + 1) * windowMs,
-      local: 0,
-      leased: 0,
-      shown: limit,
-      exhausted: false,
-      recheckAt: 0,
-      waiting: 0,
-      inflight: null,
-      block: current?.block ?? INITIAL_BLOCK,
-      lastLeaseAt: current?.lastLeaseAt ?? 0,
-    };
+    const next = newWindowState(keyId, limit, windowSeconds, index, current);
     states.set(keyId, next);
     return next;
-  }
-
-  /** The synchronous part of a take: a decision, or undefined when a lease is needed. */
-  function spend(s: WindowState, now: number): RateLimitDecision | undefined {
-    if (s.local > 0) {
-      s.local--;
-      const remaining = Math.max(0, Math.min(s.shown, s.limit - s.leased + s.local));
-      s.shown = remaining;
-      stats.admitted++;
-      return {
-        allowed: true,
-        limit: s.limit,
-        remaining,
-        reset: s.endMs / 1000,
-        retryAfter: secondsUntil(s.endMs, now),
-      };
-    }
-    if (s.limit === 0 || (s.exhausted && now < s.recheckAt)) {
-      s.shown = 0;
-      stats.denied++;
-      return {
-        allowed: false,
-        limit: s.limit,
-        remaining: 0,
-        reset: s.endMs / 1000,
-        retryAfter: secondsUntil(s.endMs, now),
-      };
-    }
-    return undefined;
   }
 
   /** Starts the one lease of `s`; resolves true once it settled well, false if KV failed. */
   function startLease(s: WindowState): Promise<boolean> {
     const now = clock();
-    if (s.lastLeaseAt > 0) {
-      const since = now - s.lastLeaseAt;
-      if (since < FAST_LEASE_MS) s.block = Math.min(MAX_BLOCK, s.block * 2);
-      else if (since > 4 * FAST_LEASE_MS) s.block = Math.max(INITIAL_BLOCK, s.block >> 1);
-    }
+    adjustBlock(s, now);
     const size = (available: number) =>
       Math.max(s.waiting, Math.min(s.block, Math.ceil(available / SHARE_DIVISOR)));
     stats.leaseAttempts++;
@@ -298,8 +200,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     if (closed) throw unavailable(now);
     let s = stateFor(keyId, limit, windowSeconds, now);
     for (;;) {
-      const decision = spend(s, now);
-      if (decision !== undefined) return decision;
+      const decision = spendLocal(s, now);
+      if (decision !== undefined) {
+        if (decision.allowed) stats.admitted++;
+        else stats.denied++;
+        return decision;
+      }
       if (now < unavailableUntil) throw unavailable(now);
       s.waiting++;
       let ok: boolean;

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { encodeRgba } from "../../imagecore/mod.ts";
 import { type ConnectToMap, parseConnectTo } from "../../src/discovery/connect_to.ts";
 
 /** A route: a fixed response body (with content type), or a handler. */
@@ -81,34 +80,6 @@ export function connectToValue(hosts: Record<string, FixtureSite>): string {
       `${host}:443:127.0.0.1:${refused}`,
     ])
     .join(",");
-}
-
-/** A solid square or rectangle RGBA PNG of `width` × `height`. */
-export function png(
-  width: number,
-  height: number,
-  rgba = [200, 30, 30, 255],
-): Uint8Array<ArrayBuffer> {
-  const pixels = new Uint8Array(width * height * 4);
-  for (let i = 0; i < pixels.length; i += 4) pixels.set(rgba, i);
-  pixels[3] = 0; // one transparent corner keeps the PNG RGBA (what ICO-embedded PNGs must be)
-  return encodeRgba(pixels, width, height, "png").slice();
-}
-
-/** A one-image ICO wrapping a PNG (the format modern favicons use). */
-export function ico(pngBytes: Uint8Array, size: number): Uint8Array {
-  const out = new Uint8Array(6 + 16 + pngBytes.length);
-  const view = new DataView(out.buffer);
-  view.setUint16(2, 1, true); // type: icon
-  view.setUint16(4, 1, true); // one image
-  out[6] = size >= 256 ? 0 : size;
-  out[7] = size >= 256 ? 0 : size;
-  view.setUint16(10, 1, true); // planes
-  view.setUint16(12, 32, true); // bits per pixel
-  view.setUint32(14, pngBytes.length, true);
-  view.setUint32(18, 22, true); // offset
-  out.set(pngBytes, 22);
-  return out;
 }
 
 /** An HTML page whose `<head>` holds `head`. */

@@ -21,9 +21,23 @@ export interface Exchange {
   readonly text: string;
 }
 
-/** Fetches `url` and reads the whole body. */
-export async function exchange(url: string, init?: RequestInit): Promise<Exchange> {
-  const response = await fetch(url, init);
+/** A `fetch`-compatible function: the global `fetch`, or a test server's `fetch`. */
+export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Fetches `url` with `fetcher` (the global `fetch` by default; pass a test server's `fetch` to go
+ * through its handler without a socket) and reads the whole body.
+ */
+export async function exchange(
+  url: string,
+  init?: RequestInit,
+  fetcher: Fetch = fetch,
+): Promise<Exchange> {
+  return readExchange(await fetcher(url, init));
+}
+
+/** Reads `response` completely. */
+export async function readExchange(response: Response): Promise<Exchange> {
   const bytes = new Uint8Array(await response.arrayBuffer());
   return {
     status: response.status,

@@ -1,14 +1,82 @@
 /**
- * Image fixtures for tests. Fixtures are encoded by sharp (libvips), an implementation
- * independent of imagecore, and outputs are read back with sharp too, so a test of imagecore
- * never grades imagecore with itself.
+ * Every image fixture of the tests, built in code, never downloaded (hostile inputs apart, in
+ * `hostile_images.ts` and `hostile_svg.ts`):
+ *
+ * - logos encoded by imagecore itself, for tests whose subject is not imagecore (store, CLI,
+ *   endpoint, discovery): {@link flatImage}, {@link noiseImage}, {@link iconPng};
+ * - images encoded and read back by sharp (libvips), an implementation independent of imagecore,
+ *   so a test of imagecore never grades imagecore with itself: {@link fromPixels},
+ *   {@link bytesOf}, {@link pixelsOf}, {@link discPixels}, {@link pixelAt};
+ * - containers written byte by byte: {@link bmp24}, {@link icoOf}, {@link pngHeaderOnly}.
+ *
+ * @example
+ * ```ts
+ * import { flatImage, icoOf, iconPng } from "./support/images.ts";
+ * const logo = flatImage(64, 64, [10, 120, 200, 255]);
+ * const favicon = icoOf([{ png: iconPng(32, 32), side: 32 }]);
+ * ```
  * @module
  */
 import sharp, { type Sharp } from "sharp";
 import { crc32 } from "node:zlib";
+import { encodeRgba, type OutputFormat } from "../../imagecore/mod.ts";
 
 /** RGBA colour, 0–255 each. */
 export type Rgba = [number, number, number, number];
+
+/** Raw RGBA pixels of a `width`×`height` image of one colour. */
+function flatPixels(width: number, height: number, rgba: readonly number[]): Uint8Array {
+  const pixels = new Uint8Array(width * height * 4);
+  for (let i = 0; i < pixels.length; i += 4) pixels.set(rgba, i);
+  return pixels;
+}
+
+/** A `width`×`height` image of one RGBA colour, encoded by imagecore as `format` (PNG by default). */
+export function flatImage(
+  width: number,
+  height: number,
+  rgba: readonly [number, number, number, number],
+  format: OutputFormat = "png",
+): Uint8Array {
+  return encodeRgba(flatPixels(width, height, rgba), width, height, format);
+}
+
+/**
+ * A solid `width` × `height` RGBA PNG (encoded by imagecore) with one transparent corner, which
+ * keeps the PNG RGBA — what ICO-embedded PNGs must be. The favicons of discovery's fixture sites.
+ */
+export function iconPng(
+  width: number,
+  height: number,
+  rgba: readonly number[] = [200, 30, 30, 255],
+): Uint8Array<ArrayBuffer> {
+  const pixels = flatPixels(width, height, rgba);
+  pixels[3] = 0;
+  return encodeRgba(pixels, width, height, "png").slice();
+}
+
+/**
+ * A `width`×`height` opaque image of pseudo-random noise from `seed`, encoded by imagecore:
+ * incompressible, so its PNG (and its normalised renditions) are large — about 3 bytes a pixel,
+ * several 64 KiB KV chunks.
+ */
+export function noiseImage(width: number, height: number, seed: number): Uint8Array {
+  const pixels = new Uint8Array(width * height * 4);
+  let state = (seed * 2654435761) >>> 0 || 1;
+  for (let i = 0; i < pixels.length; i += 4) {
+    // xorshift32
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    pixels[i] = state & 255;
+    pixels[i + 1] = (state >>> 8) & 255;
+    pixels[i + 2] = (state >>> 16) & 255;
+    pixels[i + 3] = 255;
+  }
+  return encodeRgba(pixels, width, height, "png");
+}
 
 /** Raw RGBA pixels of a `width`×`height` image: a disc of `colour` on `background`. */
 export function discPixels(
@@ -78,7 +146,7 @@ export function bmp24(pixels: Uint8Array, width: number, height: number): Uint8A
   return out;
 }
 
-/** An ICO of PNG entries; `sides` are written to the directory (0 for 256 and above). */
+/** An ICO of PNG entries (the format modern favicons use); `sides` are written to the directory (0 for 256 and above). */
 export function icoOf(entries: { png: Uint8Array; side: number }[]): Uint8Array {
   const header = 6 + 16 * entries.length;
   const out = new Uint8Array(header + entries.reduce((n, e) => n + e.png.length, 0));

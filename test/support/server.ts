@@ -1,15 +1,26 @@
 /**
- * The real application over a real socket for integration tests: the production serving path
- * (`serveConnections` of `src/server/serve_connections.ts`, Node's HTTP server, as `src/main.ts` uses it)
- * on port 0 of 127.0.0.1, with the default timeouts, a fresh in-memory Deno KV (or one you pass),
- * and one API key.
+ * The real application for integration tests, with a fresh in-memory Deno KV (or one you pass) and
+ * one API key, in one of two ways:
+ *
+ * - {@link startTestApp}: no socket. `fetch` builds the `Request` as a client's `fetch` would (the
+ *   URL normalised, a `Host` header from it) and hands it straight to `app.handler` — as hono tests
+ *   through `app.request()`. Use it when the handler alone decides the answer: statuses, headers,
+ *   bodies, caching, options, auth, keys, limits within one process, discovery called on a miss.
+ * - {@link startTestServer}: a real socket. The production serving path (`serveConnections` of
+ *   `src/server/serve_connections.ts`, Node's HTTP server, as `src/main.ts` uses it) on port 0 of
+ *   127.0.0.1 with the default timeouts; `fetch` is the global `fetch`. Use it where the network
+ *   matters: raw bytes on a socket (the malformed-request corpus, `Host` headers `fetch` cannot
+ *   send), connection limits, SIGTERM and shutdown, a browser (CORS in Chromium), nginx in front,
+ *   several processes sharing limits, the SDK against a real server, admin CLI subprocesses.
+ *
+ * Both return the same {@link TestServer}, so a test moves from one to the other by its first line.
  *
  * @example
  * ```ts
- * import { startTestServer } from "./support/server.ts";
- * await using server = await startTestServer({ limit: 10, window: 60 });
+ * import { startTestApp } from "./support/server.ts";
+ * await using server = await startTestApp({ limit: 10, window: 60 });
  * await server.addLogo("example.com", png);
- * const response = await fetch(server.logoUrl("example.com", { size: "64" }));
+ * const response = await server.fetch(server.logoUrl("example.com", { size: "64" }));
  * ```
  * @module
  */
@@ -23,8 +34,12 @@ import { normalizeDomain } from "../../src/domain.ts";
 import { serveConnections } from "../../src/server/serve_connections.ts";
 import { type ApiKey, KeyStore } from "../../src/store/key_store.ts";
 import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
+import { type Exchange, readExchange } from "./http.ts";
 
-/** Options of {@link startTestServer}. */
+/** The base URL of a {@link startTestApp} server: nothing listens there. */
+export const IN_PROCESS_URL = "http://logo-lookup.test";
+
+/** Options of {@link startTestApp} and {@link startTestServer}. */
 export interface TestServerOptions {
   /** Plan of the key (see `src/store/plans.ts`); default the default plan, or `custom` with a limit. */
   plan?: string;
@@ -50,11 +65,23 @@ export interface TestServerOptions {
 
 /** A running test server. */
 export interface TestServer extends AsyncDisposable {
-  /** Base URL, e.g. `http://127.0.0.1:41234` (no trailing slash). */
+  /**
+   * Base URL, no trailing slash: `http://127.0.0.1:41234` on a socket, {@link IN_PROCESS_URL}
+   * without one.
+   */
   readonly url: string;
+  /** Whether requests go through a real socket ({@link startTestServer}). */
+  readonly socket: boolean;
+  /**
+   * `fetch` for this server: the global `fetch` on a socket, the handler called directly without
+   * one. A path (`/healthz`) is resolved against {@link TestServer.url}.
+   */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** {@link TestServer.fetch} with the whole body read. */
+  exchange(input: string | URL | Request, init?: RequestInit): Promise<Exchange>;
   /** The KV the server uses. */
   readonly kv: Deno.Kv;
-  /** The application behind the socket. */
+  /** The application behind the server. */
   readonly app: App;
   /** Key store over the same KV. */
   readonly keys: KeyStore;
@@ -80,8 +107,52 @@ export interface TestServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** Starts the application on a free port with a fresh KV and one key. */
-export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+/**
+ * Builds the application with a fresh KV and one key, and answers through its handler with no
+ * socket (see the module doc for when a socket is needed instead).
+ */
+export function startTestApp(options: TestServerOptions = {}): Promise<TestServer> {
+  return start(options, false);
+}
+
+/** Starts the application on a free port of 127.0.0.1 with a fresh KV and one key. */
+export function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  return start(options, true);
+}
+
+/**
+ * Calls `app.handler` as the socket path would: the request as a client's `fetch` sends it (with a
+ * `Host` header); the answer as it arrives over the wire (a `Content-Length`, no body for `HEAD`),
+ * or a `500` if the handler throws.
+ */
+async function handle(app: App, input: string | URL | Request, init?: RequestInit) {
+  const request = new Request(input, init);
+  const headers = new Headers(request.headers);
+  if (!headers.has("host")) headers.set("host", new URL(request.url).host);
+  let response: Response;
+  try {
+    response = await app.handler(new Request(request, { headers }));
+  } catch {
+    return new Response("Internal server error", {
+      status: 500,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
+  }
+  if (response.body === null) return response;
+  const responseHeaders = new Headers(response.headers);
+  if (request.method === "HEAD") {
+    await response.body.cancel();
+    return new Response(null, { status: response.status, headers: responseHeaders });
+  }
+  // Node's `end(bytes)` (`writeResponse`) sends a `Content-Length` the handler may leave out.
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (!responseHeaders.has("content-length")) {
+    responseHeaders.set("content-length", String(bytes.byteLength));
+  }
+  return new Response(bytes, { status: response.status, headers: responseHeaders });
+}
+
+async function start(options: TestServerOptions, socket: boolean): Promise<TestServer> {
   const ownKv = options.kv === undefined;
   const kv = options.kv ?? await Deno.openKv(options.kvPath ?? ":memory:");
   const clock = options.clock ?? Date.now;
@@ -100,18 +171,29 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS,
     idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
   };
-  const server = await serveConnections({ hostname: "127.0.0.1", port: 0, limits }, app.handler);
-  const url = `http://127.0.0.1:${server.addr.port}`;
+  const server = socket
+    ? await serveConnections({ hostname: "127.0.0.1", port: 0, limits }, app.handler)
+    : undefined;
+  const url = server === undefined ? IN_PROCESS_URL : `http://127.0.0.1:${server.addr.port}`;
+  const resolve = (input: string | URL | Request) =>
+    typeof input === "string" && input.startsWith("/") ? `${url}${input}` : input;
+  const fetchHere = (input: string | URL | Request, init?: RequestInit) =>
+    socket ? fetch(resolve(input), init) : handle(app, resolve(input), init);
   let closed: Promise<void> | undefined;
 
   async function close(): Promise<void> {
-    await server.shutdown();
+    await server?.shutdown();
     await app.close();
     if (ownKv) kv.close();
   }
 
   return {
     url,
+    socket,
+    fetch: fetchHere,
+    async exchange(input, init) {
+      return readExchange(await fetchHere(input, init));
+    },
     kv,
     app,
     keys,
