@@ -2,7 +2,7 @@
  * The Deno KV keyspace: every key the service reads or writes is built here, and nowhere else.
  *
  * The layout is on disk in every existing store, so it never changes silently: each key shape is
- * pinned by `test/keyspace_test.ts`. A new record gets a new prefix here, a row in this table
+ * pinned by `test/store/keyspace_test.ts`. A new record gets a new prefix here, a row in this table
  * and a line in that test. Modules are named by their path under `src/`.
  *
  * | Key | Value | Written by | Read by | Expiry |

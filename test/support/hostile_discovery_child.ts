@@ -1,5 +1,5 @@
 /**
- * Child process of `test/discovery_hostile_test.ts`: discovers a site whose icon is a PNG with
+ * Child process of `test/discovery/discovery_hostile_test.ts`: discovers a site whose icon is a PNG with
  * zlib bombs, through an image pool, and prints `{ grown, status, result }` as JSON, `grown`
  * being how far this process's peak RSS rose during the discovery. A process of its own, so no
  * other test's memory is counted.

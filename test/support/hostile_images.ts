@@ -1,5 +1,5 @@
 /**
- * Hostile images for `bench/hostile_discovery_bench.ts` and `test/discovery_hostile_test.ts`: small files that cost a naive decoder
+ * Hostile images for `bench/hostile_discovery_bench.ts` and `test/discovery/discovery_hostile_test.ts`: small files that cost a naive decoder
  * far more than their size. Built here, in code (zlib from `node:zlib`), never downloaded.
  *
  * @module

@@ -1,7 +1,7 @@
 /**
  * The hostile-SVG corpus, built by code from the descriptions in issue #9: each entry is an SVG
  * that once panicked, hung or blew memory in the SVG module. Shared by
- * `test/imagecore_svg_hostile_test.ts` (each is refused or rendered, never a trap) and
+ * `test/imagecore/imagecore_svg_hostile_test.ts` (each is refused or rendered, never a trap) and
  * `bench/svg_hostile_bench.ts` (time and memory of each).
  *
  * @example

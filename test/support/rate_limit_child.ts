@@ -1,5 +1,5 @@
 /**
- * A child process for test/rate_limiter_multiprocess_test.ts: one limiter instance over a shared
+ * A child process for test/limits/rate_limiter_multiprocess_test.ts: one limiter instance over a shared
  * KV file. Prints "ready", waits for a line on stdin (so all children start together), makes its
  * takes in concurrent batches, gives unspent quota back, and prints a JSON summary.
  *

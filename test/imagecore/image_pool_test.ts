@@ -1,0 +1,135 @@
+import assert from "node:assert/strict";
+import { encodeRgba, ImageCoreError, type ImageCoreErrorCode } from "../../imagecore/mod.ts";
+import { startImagePool } from "../../imagecore/image_pool.ts";
+import { flatImage } from "../support/images.ts";
+
+const SVG = new TextEncoder().encode(
+  `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"><rect width="8" height="4"/></svg>`,
+);
+
+function refusedWith(code: ImageCoreErrorCode, message?: RegExp) {
+  return (error: unknown) => {
+    assert.ok(error instanceof ImageCoreError, `not an ImageCoreError: ${error}`);
+    assert.equal(error.code, code, error.message);
+    if (message) assert.match(error.message, message);
+    return true;
+  };
+}
+
+Deno.test("image pool: a job's deadline starts when a ready worker takes it, not while loading", async () => {
+  // Submitted before the worker has even loaded imagecore (type-checked and compiled on a first
+  // run): a per-call Worker counted that loading against the deadline and timed out.
+  await using pool = startImagePool({ deadlineMs: 300 });
+  const out = await pool.transform(SVG, { width: 40 });
+  assert.deepEqual([out.width, out.height, out.format], [40, 20, "png"]);
+  assert.equal(pool.stats().started, 1);
+});
+
+Deno.test("image pool: results and imagecore's refusals come back with their codes", async () => {
+  await using pool = startImagePool();
+  await pool.ready();
+  const png = flatImage(300, 200, [10, 20, 30, 255]);
+  assert.deepEqual(await pool.probe(png), { format: "png", width: 300, height: 200 });
+  const out = await pool.transform(png, { width: 30, format: "webp" });
+  assert.deepEqual([out.width, out.height, out.format], [30, 20, "webp"]);
+  assert.ok(out.bytes instanceof Uint8Array && out.bytes.length > 0);
+  await assert.rejects(pool.probe(new Uint8Array([1, 2, 3])), refusedWith("unsupported_format"));
+  await assert.rejects(pool.transform(png, { width: 0 }), refusedWith("invalid_argument"));
+});
+
+Deno.test("image pool: a job past its deadline is stopped, its worker replaced, the next job runs", async () => {
+  await using pool = startImagePool({ deadlineMs: 100 });
+  await pool.ready();
+  await assert.rejects(
+    pool.runForTests("test:spin"),
+    refusedWith("timeout", /Cannot process image: it took longer than 100 ms/),
+  );
+  // The spinning worker could never answer again: this result comes from its replacement.
+  assert.equal((await pool.transform(SVG, { width: 16 }, { deadlineMs: 30_000 })).width, 16);
+  assert.equal(pool.stats().started, 2);
+});
+
+Deno.test("image pool: the worker's JS heap is capped; a job that exhausts it ends, the pool goes on", async () => {
+  // The RSS watchdog is off here: only resourceLimits can hold this loop's memory down. Deno 2.9
+  // stops the worker's JS at the cap without an error event when it is inside a message handler,
+  // so the job ends at its deadline (or as too_large when the event comes).
+  await using pool = startImagePool({
+    maxHeapMb: 32,
+    maxJobMemoryBytes: Infinity,
+    deadlineMs: 3000,
+  });
+  await pool.ready();
+  const before = Deno.memoryUsage().rss;
+  await assert.rejects(pool.runForTests("test:heap"), (error: unknown) => {
+    assert.ok(error instanceof ImageCoreError && ["timeout", "too_large"].includes(error.code));
+    return true;
+  });
+  const grown = Deno.memoryUsage().rss - before;
+  assert.ok(grown < 200 * 2 ** 20, `the process grew ${Math.round(grown / 2 ** 20)} MiB`);
+  assert.equal((await pool.probe(SVG)).width, 8);
+  assert.equal(pool.stats().started, 2);
+});
+
+Deno.test("image pool: memory growing outside the JS heap (WASM) is stopped at maxJobMemoryBytes", async () => {
+  await using pool = startImagePool({ maxJobMemoryBytes: 96 * 2 ** 20, deadlineMs: 60_000 });
+  await pool.ready();
+  const before = Deno.memoryUsage().rss;
+  await assert.rejects(
+    pool.runForTests("test:grow"),
+    refusedWith("too_large", /Cannot decode image: it needs more than 96 MiB of memory/),
+  );
+  assert.ok(Deno.memoryUsage().rss - before < 1024 * 2 ** 20, "stopped long before 1 GiB");
+  assert.equal((await pool.probe(SVG)).height, 4);
+});
+
+Deno.test("image pool: a trap in WASM fails the job as internal and the next job works", async () => {
+  await using pool = startImagePool();
+  await pool.ready();
+  await assert.rejects(pool.runForTests("test:trap"), refusedWith("internal"));
+  assert.equal((await pool.probe(SVG)).format, "svg");
+});
+
+Deno.test("image pool: a worker left holding a large WASM memory is replaced after its job", async () => {
+  await using pool = startImagePool({ recycleAboveBytes: 16 * 2 ** 20, deadlineMs: 30_000 });
+  await pool.ready();
+  await pool.transform(flatImage(64, 64, [1, 2, 3, 255]), { width: 32 });
+  assert.equal(pool.stats().started, 1, "a small job leaves the worker in place");
+  // 2100 × 2100 RGBA is 17 MiB decoded, in the worker's WASM memory after the job.
+  const big = await pool.transform(flatImage(2100, 2100, [200, 0, 0, 255]), { width: 100 });
+  assert.equal(big.width, 100);
+  assert.equal(pool.stats().started, 2, "the large job's worker was replaced");
+  assert.equal((await pool.probe(SVG)).width, 8);
+});
+
+Deno.test("image pool: the queue is bounded; close rejects what waits and stops the workers", async () => {
+  const pool = startImagePool({ maxQueue: 1, deadlineMs: 60_000 });
+  await pool.ready();
+  const running = pool.runForTests("test:spin");
+  const waiting = pool.probe(SVG);
+  await assert.rejects(
+    pool.probe(SVG),
+    refusedWith("busy", /Cannot process image: 1 images are already waiting/),
+  );
+  assert.deepEqual(pool.stats(), { started: 1, queued: 1, running: 1 });
+  await pool.close();
+  await assert.rejects(running, refusedWith("internal", /pool closed/));
+  await assert.rejects(waiting, refusedWith("internal", /pool closed/));
+  await assert.rejects(pool.probe(SVG), refusedWith("internal", /pool closed/));
+});
+
+Deno.test("image pool: a legitimate 4 MB, 1000×1000 PNG decodes under the default JS heap cap", async () => {
+  // Noise, so the PNG stays large: 1000×1000 RGBA compresses to about 4 MB.
+  const side = 1000;
+  const pixels = new Uint8Array(side * side * 4);
+  crypto.getRandomValues(pixels.subarray(0, 65_536));
+  for (let i = 65_536; i < pixels.length; i++) pixels[i] = pixels[i % 65_536] ^ (i & 0xff);
+  const png = encodeRgba(pixels, side, side, "png");
+  assert.ok(png.length > 3_000_000, `the PNG is ${png.length} bytes`);
+  // A generous deadline: only the JS heap cap can fail this, not a slow machine. The RSS watchdog
+  // is off here: it measures the whole test process, which other tests in this file have grown.
+  await using pool = startImagePool({ deadlineMs: 60_000, maxJobMemoryBytes: Infinity });
+  await pool.ready();
+  const out = await pool.transform(png, { width: 128 });
+  assert.equal(out.width, 128);
+  assert.equal(out.height, 128);
+});
