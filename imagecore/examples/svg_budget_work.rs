@@ -12,7 +12,7 @@ fn main() {
         let line = parse(&bytes).and_then(|tree| {
             let (w, h) = size(&tree);
             let (width, height) = output_size(w, h, target)?;
-            let (width, height) = svg_budget::fit(&tree, width, height)?;
+            let (width, height) = imagecore::svg_fit::fit(&tree, width, height)?;
             let s = tree.size();
             let ts = Transform::from_scale(width as f32 / s.width(), height as f32 / s.height());
             Ok((width, svg_budget::check(&tree, ts, width, height)?))

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=271b383f33a3378d287e553a8b3f37673f8219cd4e02ce1af956476ce67875ae wasm-sha256=29918b0173a360147686bead661f3bff9a362bda03fae2cf2507380278fa38ca rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=b793e13545efe217586ae812a73a2409775532234bbf917e71eafa7405628512 wasm-sha256=58c923239a2aa80d82a10f0c862409bd67799bb55b85c5aa1f00e645d408ffa4 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

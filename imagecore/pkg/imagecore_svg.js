@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=271b383f33a3378d287e553a8b3f37673f8219cd4e02ce1af956476ce67875ae wasm-sha256=64e214d945b6cbc98d3b87b9bbdce35b7d2e3172bf24536fc00a785f3b408ec4 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=b793e13545efe217586ae812a73a2409775532234bbf917e71eafa7405628512 wasm-sha256=a1f451b2e02827ce0893dfa6fb362b3692a445937094cbd1ad6a6662d52e3a11 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -37,10 +37,14 @@ pub mod svg_budget;
 #[cfg(feature = "svg")]
 pub mod svg_filter_range;
 #[cfg(feature = "svg")]
+pub mod svg_fit;
+#[cfg(feature = "svg")]
 pub mod svg_prepass;
 pub mod svg_sniff;
 #[cfg(feature = "svg")]
 pub mod svg_style_check;
+#[cfg(feature = "svg")]
+pub mod svg_work_weights;
 #[cfg(feature = "raster")]
 pub mod theme;
 

@@ -12,7 +12,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::geometry::output_size;
-use crate::{svg_budget, svg_prepass, svg_style_check};
+use crate::{svg_fit, svg_prepass, svg_style_check};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::{self, roxmltree, ImageHrefResolver, Options, Tree};
 
@@ -75,14 +75,14 @@ pub fn size(tree: &Tree) -> (u32, u32) {
 
 /// Parses, sizes and rasterises `input` to a PNG of `width` px (0: the intrinsic width), height
 /// by the aspect ratio — or narrower, down to a quarter, when drawing at that width would pass the
-/// pixel-work budget ([`svg_budget::fit`]); the caller scales it to the width asked. The PNG is
+/// pixel-work budget ([`svg_fit::fit`]); the caller scales it to the width asked. The PNG is
 /// an intermediate for the raster module, so it is compressed fast rather than small.
 pub fn rasterize_png(input: &[u8], width: u32) -> Result<(Vec<u8>, u32, u32)> {
     let tree = parse(input)?;
     let (src_width, src_height) = size(&tree);
     let target = if width == 0 { src_width } else { width };
     let (width, height) = output_size(src_width, src_height, target)?;
-    let (width, height) = svg_budget::fit(&tree, width, height)?;
+    let (width, height) = svg_fit::fit(&tree, width, height)?;
     let pixels = draw(&tree, width, height)?;
     let mut out = Vec::with_capacity(pixels.len() / 4);
     let mut encoder = png::Encoder::new(&mut out, width, height);
@@ -103,7 +103,7 @@ fn scale_to(tree: &Tree, width: u32, height: u32) -> Transform {
     Transform::from_scale(width as f32 / size.width(), height as f32 / size.height())
 }
 
-/// Draws a tree, already fitted to the budgets at this size ([`svg_budget::fit`]), to
+/// Draws a tree, already fitted to the budgets at this size ([`svg_fit::fit`]), to
 /// straight-alpha RGBA8 at exactly `width`×`height`.
 fn draw(tree: &Tree, width: u32, height: u32) -> Result<Vec<u8>> {
     let mut pixmap = Pixmap::new(width, height).ok_or_else(|| {

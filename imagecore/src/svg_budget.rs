@@ -13,7 +13,8 @@
 //!   gradients and patterns are slower; five times inside a clip path), scanlines crossed by
 //!   every edge, layer compositing, and each filter primitive's region times its per-pixel cost
 //!   (a blur's box passes, a morphology's window, a convolution's kernel, turbulence's octaves, a
-//!   merge's inputs) — [`fit`] then draws such a tree smaller instead, down to a quarter of the
+//!   merge's inputs), with the weights of `svg_work_weights` — `svg_fit::fit` then draws such a tree
+//!   smaller instead, down to a quarter of the
 //!   width;
 //! - put a point or a stroke (its width times its miter limit) further than
 //!   [`MAX_DEVICE_COORD`] pixels from the origin, or compute a non-finite transform: tiny-skia
@@ -23,6 +24,10 @@
 
 use crate::error::Result;
 pub use crate::svg_prepass::{too_complex, MAX_SVG_DEPTH, MAX_SVG_ELEMENTS};
+use crate::svg_work_weights::{
+    paint_cost, primitive_cost, CLIP_CHILD, CLIP_OR_MASK, FILL_EDGE, FILTER_PRIMITIVE, LAYER,
+    LAYER_CANVASES, PATH, STROKE_EDGE,
+};
 use resvg::tiny_skia::{NonZeroRect, Point, Transform};
 use resvg::usvg::{filter, Group, Node, Paint, Path, Tree};
 
@@ -36,44 +41,10 @@ pub const MAX_LAYER_PIXELS: f64 = 48.0 * 1024.0 * 1024.0;
 /// on a 2-core machine (weights measured in WASM at 1200 px: docs/svg.md), so a render is about
 /// half a second at most, leaving the model's error room under the 1-s bar the fuzzer holds.
 pub const MAX_PIXEL_WORK: f64 = 5e8;
-/// Narrowest fraction of the asked width [`fit`] draws at before refusing.
+/// Narrowest fraction of the asked width `svg_fit::fit` draws at before refusing.
 pub const MIN_FIT_SCALE: f64 = 0.25;
-/// Fixed work per path drawn (building, flattening and dispatching it): 5000 circles of half a
-/// pixel took 86 ms in WASM.
-const PATH: f64 = 17_000.0;
 /// Furthest a point or a stroke may reach from the origin, in output pixels.
 pub const MAX_DEVICE_COORD: f32 = 4_194_304.0;
-/// Work per pixel of a layer (allocated, drawn into, composited with a bilinear shader).
-const LAYER: f64 = 20.0;
-/// Work per layer pixel of a clip path or a mask (a second buffer, then a mask pass).
-const CLIP_OR_MASK: f64 = 30.0;
-/// Work per region pixel of any filter primitive (copies, colour-space conversion, result), on
-/// top of the primitive's own cost.
-const FILTER_PRIMITIVE: f64 = 50.0;
-/// Work per scanline an edge of a fill crosses (four sub-scanlines of anti-aliasing): 5000
-/// circles of 66 px radius took 550 ms in WASM, 200 of 480 px 215 ms — 1.2 µs per pixel of
-/// radius beyond the area.
-const FILL_EDGE: f64 = 250.0;
-/// Work per scanline an edge of a stroke's outline crosses (two sides).
-const STROKE_EDGE: f64 = 500.0;
-/// A clip path's child costs this many times the same fill drawn normally: resvg clears it out
-/// of the clip buffer with the `Clear` blend mode, off tiny-skia's fast pipeline (measured in
-/// WASM at 800 px: 1000 circles of r = 175 px took 1.9 s in a clip path, 0.46 s drawn).
-const CLIP_CHILD: f64 = 5.0;
-/// Work per pixel of a fill's or stroke's bounding box by its paint, measured in WASM at 1200 px
-/// over full-canvas shapes: an anti-aliased opaque path about 2 ns per pixel (a plain rect is
-/// faster, 0.5), translucent 7.3–8.6, a pattern 12, a linear gradient 15, a radial one 29 —
-/// blending and shading run off tiny-skia's fast path.
-fn paint_cost(paint: &Paint, opacity: f32) -> f64 {
-    match paint {
-        Paint::Color(_) if opacity >= 1.0 => 2.0,
-        Paint::Color(_) => 10.0,
-        _ => 30.0, // gradients and patterns
-    }
-}
-/// resvg clips layers and filter regions to five times the canvas each way.
-const LAYER_CANVASES: f64 = 25.0;
-
 struct Walk {
     canvas: f64,
     elements: u64,
@@ -182,28 +153,10 @@ impl Walk {
                         "over {MAX_FILTER_PRIMITIVES} filter primitives"
                     )));
                 }
-                let side = region.sqrt();
-                let per_pixel = match primitive.kind() {
-                    filter::Kind::GaussianBlur(_) | filter::Kind::DropShadow(_) => 450.0,
-                    filter::Kind::Morphology(m) => {
-                        let rx = (f64::from(m.radius_x().get() * sx)).min(side);
-                        let ry = (f64::from(m.radius_y().get() * sy)).min(side);
-                        4.0 * (2.0 * rx + 1.0) * (2.0 * ry + 1.0)
-                    }
-                    filter::Kind::ConvolveMatrix(c) => {
-                        25.0 * f64::from(c.matrix().columns()) * f64::from(c.matrix().rows())
-                    }
-                    filter::Kind::Turbulence(t) => 300.0 * f64::from(t.num_octaves().max(1)),
-                    filter::Kind::DiffuseLighting(_) | filter::Kind::SpecularLighting(_) => 150.0,
-                    // Each input is copied and composited over the region (5000 `feMergeNode`s
-                    // at 128 px took 0.8 s in WASM).
-                    filter::Kind::Merge(m) => FILTER_PRIMITIVE * m.inputs().len() as f64,
-                    filter::Kind::Image(image) => {
-                        self.children(image.root(), ts, region, depth + 1, held + region)?;
-                        0.0
-                    }
-                    _ => 0.0,
-                };
+                if let filter::Kind::Image(image) = primitive.kind() {
+                    self.children(image.root(), ts, region, depth + 1, held + region)?;
+                }
+                let per_pixel = primitive_cost(primitive.kind(), sx, sy, region.sqrt());
                 self.spend(region * (FILTER_PRIMITIVE + per_pixel))?;
             }
         }
@@ -338,7 +291,13 @@ pub fn check(tree: &Tree, transform: Transform, width: u32, height: u32) -> Resu
     walk(tree, transform, width, height).0
 }
 
-fn walk(tree: &Tree, transform: Transform, width: u32, height: u32) -> (Result<f64>, bool) {
+/// Walks the tree as [`check`] does; also says whether it stopped at [`MAX_PIXEL_WORK`].
+pub(crate) fn walk(
+    tree: &Tree,
+    transform: Transform,
+    width: u32,
+    height: u32,
+) -> (Result<f64>, bool) {
     let canvas = f64::from(width) * f64::from(height);
     let mut walk = Walk {
         canvas,
@@ -353,26 +312,4 @@ fn walk(tree: &Tree, transform: Transform, width: u32, height: u32) -> (Result<f
         .and_then(|ts| walk.children(tree.root(), ts, canvas, 0, 0.0))
         .map(|()| walk.work);
     (walked, walk.over_work)
-}
-
-/// The size to draw a tree at for a `width`×`height` output: that size when it is within every
-/// budget; when only [`MAX_PIXEL_WORK`] is passed, the largest of a few smaller sizes (down to
-/// [`MIN_FIT_SCALE`] of the width) within it, so that a costly logo is drawn smaller and scaled
-/// up rather than refused. Any other limit, or work still over at the smallest size, is refused.
-pub fn fit(tree: &Tree, width: u32, height: u32) -> Result<(u32, u32)> {
-    let size = tree.size();
-    let mut refusal = None;
-    for scale in [1.0, 0.85, 0.7, 0.6, 0.5, 0.35, MIN_FIT_SCALE] {
-        let w = ((f64::from(width) * scale).round() as u32).max(1);
-        let h = ((f64::from(height) * scale).round() as u32).max(1);
-        let ts = Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());
-        match walk(tree, ts, w, h) {
-            (Ok(_), _) => return Ok((w, h)),
-            (Err(e), true) => {
-                refusal.get_or_insert(e);
-            }
-            (Err(e), false) => return Err(refusal.unwrap_or(e)),
-        }
-    }
-    Err(refusal.unwrap_or_else(|| too_complex("no size within the budget")))
 }

@@ -1,54 +1,19 @@
 /**
- * The SDK against the real app over a real socket (startTestServer): every method, the error
- * classes the real server produces, retries after a real 429, abort, getMany's concurrency bound,
- * and that the secret key only ever travels in the Authorization header.
+ * The SDK against the real app over a real socket (startTestServer): what get, getMany and
+ * getStream return (bytes, metadata, the error classes the real server produces), getMany's
+ * concurrency bound, and that the secret key only ever travels in the Authorization header.
+ * Retries and abort against the real server are in sdk_real_server_retry_test.ts.
  */
 import assert from "node:assert/strict";
-import { encodeRgba, probe } from "../../imagecore/mod.ts";
+import { probe } from "../../imagecore/mod.ts";
 import {
   BadRequestError,
   type FetchLike,
-  LogoClient,
-  type LogoClientOptions,
   NotFoundError,
-  RateLimitError,
-  ServerError,
   UnauthorizedError,
 } from "../../src/sdk/mod.ts";
-import { sleep } from "../../src/sdk/retry.ts";
-import { faultyKv } from "../support/faulty_kv.ts";
 import { startTestServer } from "../support/server.ts";
-
-/** Every request any client in this file made, with the key that client held. */
-const requests: { url: string; authorization: string | null; key: string }[] = [];
-
-type TestServer = Awaited<ReturnType<typeof startTestServer>>;
-
-/** A client for `server` whose every request is recorded in `requests`. */
-function clientFor(
-  server: TestServer,
-  options: Partial<LogoClientOptions> & { wrap?: (r: Request) => Request } = {},
-) {
-  const { wrap = (r: Request) => r, ...rest } = options;
-  const secretKey = rest.secretKey ?? server.secretKey;
-  const recorded: FetchLike = (input, init) => {
-    const request = wrap(new Request(input, init));
-    requests.push({
-      url: request.url,
-      authorization: request.headers.get("authorization"),
-      key: secretKey,
-    });
-    return (rest.fetch ?? fetch)(request);
-  };
-  return new LogoClient({ baseUrl: server.url, ...rest, secretKey, fetch: recorded });
-}
-
-/** A `width`×`height` PNG logo, one flat colour. */
-function logo(width: number, height: number, rgb: [number, number, number] = [30, 90, 200]) {
-  const pixels = new Uint8Array(width * height * 4);
-  for (let i = 0; i < pixels.length; i += 4) pixels.set([...rgb, 255], i);
-  return encodeRgba(pixels, width, height, "png");
-}
+import { clientFor, logo, requests } from "../support/sdk_real_server.ts";
 
 Deno.test("get returns the rendered bytes with the real server's metadata", async () => {
   const server = await startTestServer();
@@ -141,115 +106,6 @@ Deno.test("the real server's 400, 401 and 404 arrive as their error classes with
     assert.ok(bad instanceof BadRequestError, String(bad));
     assert.equal(bad.status, 400);
     assert.match(bad.text, /^Invalid size/);
-  } finally {
-    await server.close();
-  }
-});
-
-Deno.test("the real server's 503 (KV down) is retried after Retry-After, then a ServerError", async () => {
-  const inner = await Deno.openKv(":memory:");
-  const faulty = faultyKv(inner);
-  const logged: string[] = [];
-  const server = await startTestServer({
-    kv: faulty.kv,
-    app: { log: (message: string) => logged.push(message) },
-  });
-  try {
-    await server.addLogo("example.com", logo(50, 50));
-    faulty.reads = "down";
-    faulty.commits = "down";
-    const waits: number[] = [];
-    const client = clientFor(server, {
-      maxRetries: 2,
-      sleep: (ms) => (waits.push(ms), Promise.resolve()),
-    });
-    const sent = requests.length;
-    const error = await client.get("example.com").catch((e) => e);
-    assert.ok(error instanceof ServerError, String(error));
-    assert.deepEqual([error.status, error.text], [503, "Service unavailable"]);
-    assert.ok(error.retryAfter !== undefined && error.retryAfter >= 1);
-    assert.deepEqual(waits, [error.retryAfter * 1000, error.retryAfter * 1000]);
-    assert.equal(requests.length - sent, 3);
-    assert.equal(logged.length, 3, "the server reported each KV failure");
-    // KV back: the same client gets the logo.
-    faulty.reads = "up";
-    faulty.commits = "up";
-    assert.equal((await client.get("example.com")).servedDomain, "example.com");
-  } finally {
-    faulty.reads = "up";
-    faulty.commits = "up";
-    await server.close();
-    inner.close();
-  }
-});
-
-Deno.test("a real 429 is retried after its Retry-After and then succeeds", async () => {
-  let now = Date.UTC(2026, 0, 1, 12, 0, 0);
-  const server = await startTestServer({ limit: 1, window: 60, clock: () => now });
-  try {
-    await server.addLogo("example.com", logo(50, 50));
-    const waits: number[] = [];
-    const client = clientFor(server, {
-      // The wait moves the server's clock instead of the wall clock.
-      sleep: (ms) => {
-        waits.push(ms);
-        now += ms;
-        return Promise.resolve();
-      },
-    });
-    const first = await client.get("example.com");
-    assert.equal(first.rateLimit?.remaining, 0);
-    const sent = requests.length;
-    const second = await client.get("example.com");
-    assert.equal(requests.length - sent, 2, "one 429, then one retry");
-    assert.equal(waits.length, 1);
-    assert.ok(waits[0] >= 1000 && waits[0] <= 60_000, `waited ${waits[0]} ms`);
-    assert.equal(second.rateLimit?.limit, 1);
-    assert.ok(second.rateLimit!.reset > first.rateLimit!.reset);
-  } finally {
-    await server.close();
-  }
-});
-
-Deno.test("a real 429 past maxRetries is a RateLimitError with retryAfter and reset", async () => {
-  const server = await startTestServer({ limit: 1, window: 60 });
-  try {
-    await server.addLogo("example.com", logo(50, 50));
-    const client = clientFor(server, { maxRetries: 0 });
-    await client.get("example.com");
-    const error = await client.get("example.com").catch((e) => e);
-    assert.ok(error instanceof RateLimitError, String(error));
-    assert.equal(error.text, "Rate limit exceeded");
-    assert.ok(error.retryAfter !== undefined && error.retryAfter >= 1 && error.retryAfter <= 60);
-    assert.ok(error.reset instanceof Date);
-  } finally {
-    await server.close();
-  }
-});
-
-Deno.test("aborting while waiting to retry a real 429 rejects at once and sends nothing more", async () => {
-  const server = await startTestServer({ limit: 1, window: 3600 });
-  try {
-    await server.addLogo("example.com", logo(50, 50));
-    const waiting = Promise.withResolvers<number>();
-    const client = clientFor(server, {
-      maxRetryWait: Infinity,
-      sleep: (ms, signal) => {
-        waiting.resolve(ms);
-        return sleep(ms, signal); // the real timer: up to an hour
-      },
-    });
-    await client.get("example.com");
-    const sent = requests.length;
-    const controller = new AbortController();
-    const pending = client.get("example.com", { signal: controller.signal });
-    assert.ok((await waiting.promise) >= 1000);
-    controller.abort();
-    await assert.rejects(
-      pending,
-      (e: unknown) => e instanceof DOMException && e.name === "AbortError",
-    );
-    assert.equal(requests.length - sent, 1);
   } finally {
     await server.close();
   }
