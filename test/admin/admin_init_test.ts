@@ -8,6 +8,7 @@ import { runAdmin, takeInitOption } from "../../src/admin/main.ts";
 import { INITIALIZED_KEY } from "../../src/store/keyspace.ts";
 import type { InitializedMarker } from "../../src/store/store_meta.ts";
 import { runAdminCli } from "../support/admin_cli.ts";
+import { storeFileExists } from "../../src/store/open_kv.ts";
 
 async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "logo-admin-init-" });
@@ -15,16 +16,6 @@ async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
     await fn(dir);
   } finally {
     await Deno.remove(dir, { recursive: true });
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
   }
 }
 
@@ -41,7 +32,11 @@ Deno.test("admin on a missing store file refuses without --init and creates noth
       );
       assert.equal(result.stdout, "");
     }
-    assert.equal(await exists(join(dir, "data")), false, "not even the directory is created");
+    assert.equal(
+      await storeFileExists(join(dir, "data")),
+      false,
+      "not even the directory is created",
+    );
   });
 });
 
@@ -55,7 +50,7 @@ Deno.test("admin --init creates the store, once; later runs need no --init", asy
       created.stderr,
     );
     assert.equal(JSON.parse(created.stdout).plan, "pro");
-    assert.ok(await exists(path));
+    assert.ok(await storeFileExists(path));
 
     const again = await runAdminCli(path, ["key", "create", "--init"]);
     assert.equal(again.code, 0, again.stderr);

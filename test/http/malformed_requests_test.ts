@@ -8,12 +8,10 @@ import assert from "node:assert/strict";
 import { KeyStore } from "../../src/store/key_store.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
 import { CORPUS, type CorpusEntry } from "../fixtures/malformed_requests/mod.ts";
-import { lines } from "../support/lines.ts";
 import { flatImage } from "../support/images.ts";
+import { startMainProcess } from "../support/main_process.ts";
 import { rawExchange, type RawResult } from "../support/raw_http.ts";
 
-const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
-const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 /** The server's header timeout: every corpus request is sent in one write, far within it. */
 const HEADERS_TIMEOUT_MS = 1_000;
 
@@ -97,35 +95,13 @@ Deno.test("the malformed-request corpus: documented answers, no 5xx, no token in
   assert.ok(CORPUS.length >= 250, `only ${CORPUS.length} entries`);
   const dir = await Deno.makeTempDir();
   const values = await prepareStore(`${dir}/kv.sqlite`);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", CONFIG, MAIN],
-    env: {
-      PORT: "0",
-      LOGO_KV: `${dir}/kv.sqlite`,
-      LOGO_DISCOVERY: "off",
-      NO_COLOR: "1",
-      // "empty lines only" is answered 408 when this runs out: 1 s, not the default 10 s.
-      LOGO_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const printed: string[] = [];
-  const { promise: listening, resolve } = Promise.withResolvers<number>();
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const line of lines(stream)) {
-      printed.push(line);
-      const match = /listening on http:\/\/[^\s]+:(\d+)/.exec(line);
-      if (match) resolve(Number(match[1]));
-    }
-  };
-  const collected = Promise.all([collect(child.stdout), collect(child.stderr)]);
+  // "empty lines only" is answered 408 when the header timeout runs out: 1 s, not 10 s.
+  const server = await startMainProcess({
+    LOGO_KV: `${dir}/kv.sqlite`,
+    LOGO_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+  });
+  const { port, printed } = server;
   try {
-    const port = await Promise.race([
-      listening,
-      child.status.then((s) => Promise.reject(new Error(`server exited ${s.code}`))),
-    ]);
-
     await t.step(`${CORPUS.length} raw requests get their documented answers`, async () => {
       const problems: string[] = [];
       let serverErrors = 0;
@@ -139,9 +115,7 @@ Deno.test("the malformed-request corpus: documented answers, no 5xx, no token in
       assert.deepEqual(problems, [], `${problems.length} unexpected answers`);
     });
 
-    child.kill("SIGTERM");
-    assert.equal((await child.status).code, 0, printed.join("\n"));
-    await collected;
+    assert.equal(await server.stop(), 0, printed.join("\n"));
 
     await t.step("nothing the server printed contains a query string or a token", () => {
       assert.ok(printed.some((line) => line.includes("listening on")), "output not captured");
@@ -153,13 +127,7 @@ Deno.test("the malformed-request corpus: documented answers, no 5xx, no token in
       assert.deepEqual(leaks, []);
     });
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // already exited
-    }
-    await child.status;
-    await collected;
+    await server[Symbol.asyncDispose]();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { lines, readUntil } from "../support/lines.ts";
+import { storeFileExists } from "../../src/store/open_kv.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -100,7 +101,7 @@ Deno.test("start-up: a bad LOGO_DISCOVERY is refused before the store is opened"
   try {
     const run = await start({ LOGO_KV: `${dir}/data/logo.kv`, PORT: "0", LOGO_DISCOVERY: "maybe" });
     assertOneLineError(run, /^Invalid LOGO_DISCOVERY "maybe": expected on or off$/);
-    assert.equal(await exists(`${dir}/data`), false, "nothing created");
+    assert.equal(await storeFileExists(`${dir}/data`), false, "nothing created");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -122,18 +123,9 @@ for (const flag of ["--help", "-h"]) {
         "LOGO_CONNECT_TO",
       ];
       for (const name of names) assert.match(text, new RegExp(`^ {2}${name} `, "m"));
-      assert.equal(await exists(`${dir}/data`), false, "the store was not opened");
+      assert.equal(await storeFileExists(`${dir}/data`), false, "the store was not opened");
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
   });
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -8,45 +8,15 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runAdminCli } from "../support/admin_cli.ts";
 import { exchange } from "../support/http.ts";
-import { lines } from "../support/lines.ts";
-
-const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
-const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
+import { startMainProcess } from "../support/main_process.ts";
+import { storeFileExists } from "../../src/store/open_kv.ts";
 
 Deno.test("readiness reports the store file deleted, then replaced, under a running server", async () => {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "logo-store-rm-" }));
   const path = join(dir, "store.kv");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", CONFIG, MAIN],
-    env: { PORT: "0", LOGO_KV: path, LOGO_DISCOVERY: "off", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const printed: string[] = [];
-  const { promise: listening, resolve } = Promise.withResolvers<number>();
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const line of lines(stream)) {
-      printed.push(line);
-      const match = /listening on http:\/\/[^\s]+:(\d+)/.exec(line);
-      if (match) resolve(Number(match[1]));
-    }
-  };
-  const collected = Promise.all([collect(child.stdout), collect(child.stderr)]);
+  const server = await startMainProcess({ LOGO_KV: path });
+  const { port, printed } = server;
   try {
-    const port = await Promise.race([
-      listening,
-      child.status.then((s) => Promise.reject(new Error(`server exited ${s.code}`))),
-    ]);
     const probe = (name: string, method = "GET") =>
       exchange(`http://127.0.0.1:${port}/${name}`, { method });
 
@@ -78,7 +48,7 @@ Deno.test("readiness reports the store file deleted, then replaced, under a runn
           `${path}-wal and ${path}-shm do (left by a store file deleted while a server had it ` +
           "open?). Stop the servers using it and move those files away before creating a store.\n",
       );
-      assert.equal(await exists(path), false, "no store file created next to -wal/-shm");
+      assert.equal(await storeFileExists(path), false, "no store file created next to -wal/-shm");
     }
 
     await Deno.remove(`${path}-wal`);
@@ -91,11 +61,11 @@ Deno.test("readiness reports the store file deleted, then replaced, under a runn
         "with --init to create a new, empty store.\n",
     );
     assert.equal(refused.stdout, "");
-    assert.equal(await exists(path), false, "no store file created without --init");
+    assert.equal(await storeFileExists(path), false, "no store file created without --init");
 
     const created = await runAdminCli(path, ["--init", "key", "create"]);
     assert.equal(created.code, 0, created.stderr);
-    assert.ok(await exists(path));
+    assert.ok(await storeFileExists(path));
     const replaced = await probe("readyz");
     assert.deepEqual([replaced.status, replaced.text], [
       503,
@@ -103,22 +73,14 @@ Deno.test("readiness reports the store file deleted, then replaced, under a runn
     ]);
     await probe("readyz");
 
-    child.kill("SIGTERM");
-    assert.equal((await child.status).code, 0, printed.join("\n"));
-    await collected;
+    assert.equal(await server.stop(), 0, printed.join("\n"));
     assert.deepEqual(printed.filter((line) => line.includes("ready")), [
       `Not ready: ${deleted}`,
       `Not ready: Store file ${path} was replaced (not the file this server opened); ` +
       "restart the server",
     ], "each change logged once");
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // already exited
-    }
-    await child.status;
-    await collected;
+    await server[Symbol.asyncDispose]();
     await Deno.remove(dir, { recursive: true });
   }
 });
