@@ -3,8 +3,8 @@
  * log gate strips them from the message and from the error's message, stack and causes.
  */
 import assert from "node:assert/strict";
-import type { RateLimiter } from "../src/limits/rate_limiter.ts";
 import { redactError, redactSecrets } from "../src/safe_log.ts";
+import { failingLimiter } from "./support/failing_limiter.ts";
 import { startTestApp } from "./support/server.ts";
 
 const SECRET = "sk_AbCdEfGhIjKlMnOpQrStUvWx";
@@ -44,18 +44,7 @@ Deno.test("redactError keeps the error's name and redacts its message, stack and
 Deno.test("an unexpected error quoting a URL with a token is logged without it", async () => {
   const logged: unknown[][] = [];
   const failure = new TypeError(`Invalid URL: 'http://a b/example.com?token=${SECRET}'`);
-  const limiter: RateLimiter = {
-    take: () => Promise.reject(failure),
-    close: () => Promise.resolve(),
-    stats: () => ({
-      instanceId: "failing",
-      admitted: 0,
-      denied: 0,
-      leaseAttempts: 0,
-      leases: 0,
-      unavailable: 0,
-    }),
-  };
+  const limiter = failingLimiter(failure);
   await using server = await startTestApp({
     app: { limiter, log: (...args) => logged.push(args) },
   });

@@ -3,9 +3,9 @@
  */
 import assert from "node:assert/strict";
 import { HttpError } from "../../src/http_error.ts";
-import type { RateLimiter } from "../../src/limits/rate_limiter.ts";
 import { faultyKv } from "../support/faulty_kv.ts";
 import { flatImage } from "../support/images.ts";
+import { failingLimiter } from "../support/failing_limiter.ts";
 import { startTestApp } from "../support/server.ts";
 
 const START = Date.UTC(2026, 0, 1, 0, 0, 10);
@@ -180,18 +180,7 @@ Deno.test("KV failing answers 503 Service unavailable with Retry-After, then rec
 
 Deno.test("an unexpected error answers 500 Internal server error, logged, details hidden", async () => {
   const logged: unknown[] = [];
-  const limiter: RateLimiter = {
-    take: () => Promise.reject(new Error("detail that must not leak")),
-    close: () => Promise.resolve(),
-    stats: () => ({
-      instanceId: "broken",
-      admitted: 0,
-      denied: 0,
-      leaseAttempts: 0,
-      leases: 0,
-      unavailable: 0,
-    }),
-  };
+  const limiter = failingLimiter(new Error("detail that must not leak"));
   await using server = await startTestApp({
     app: { limiter, log: (_message, error) => logged.push(error) },
   });
@@ -203,18 +192,7 @@ Deno.test("an unexpected error answers 500 Internal server error, logged, detail
 });
 
 Deno.test("an HttpError from a step answers with its own status, body and headers", async () => {
-  const limiter: RateLimiter = {
-    take: () => Promise.reject(new HttpError(503, "Service unavailable", { "Retry-After": "7" })),
-    close: () => Promise.resolve(),
-    stats: () => ({
-      instanceId: "down",
-      admitted: 0,
-      denied: 0,
-      leaseAttempts: 0,
-      leases: 0,
-      unavailable: 1,
-    }),
-  };
+  const limiter = failingLimiter(new HttpError(503, "Service unavailable", { "Retry-After": "7" }));
   await using server = await startTestApp({ app: { limiter } });
   const result = await server.exchange(server.logoUrl("example.com"));
   assertPlainError(result, 503, "Service unavailable");
