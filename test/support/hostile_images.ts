@@ -6,6 +6,7 @@
  */
 import { crc32, createDeflate } from "node:zlib";
 import { encodeRgba } from "../../imagecore/mod.ts";
+import { concat } from "../fuzz/mutate_bytes.ts";
 
 /** A zlib stream inflating to `gib` GiB of zeros (about 1 MiB compressed per GiB). */
 export async function zlibBomb(gib: number): Promise<Uint8Array> {
@@ -30,16 +31,6 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   out.set(new TextEncoder().encode(type), 4);
   out.set(data, 8);
   view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-  return out;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
   return out;
 }
 
