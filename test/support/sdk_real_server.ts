@@ -2,6 +2,7 @@
  * Helpers of the SDK tests against the real app (startTestServer): a client whose every request
  * is recorded, with the key it held, and a flat-colour PNG logo.
  */
+import assert from "node:assert/strict";
 import { encodeRgba } from "../../imagecore/mod.ts";
 import { type FetchLike, LogoClient, type LogoClientOptions } from "../../src/sdk/mod.ts";
 import type { startTestServer } from "./server.ts";
@@ -38,4 +39,18 @@ export function logo(width: number, height: number, rgb: [number, number, number
   const pixels = new Uint8Array(width * height * 4);
   for (let i = 0; i < pixels.length; i += 4) pixels.set([...rgb, 255], i);
   return encodeRgba(pixels, width, height, "png");
+}
+
+/**
+ * Asserts that more than `atLeast` requests were recorded and that none carried its secret key
+ * anywhere but `Authorization: Bearer`.
+ */
+export function assertKeyOnlyInAuthorization(atLeast: number): void {
+  assert.ok(requests.length > atLeast, `only ${requests.length} requests recorded`);
+  for (const { url, authorization, key } of requests) {
+    assert.ok(!url.includes(key), url);
+    assert.ok(!decodeURIComponent(url).includes(key), url);
+    assert.ok(!url.includes("sk_"), url);
+    assert.equal(authorization, `Bearer ${key}`);
+  }
 }
