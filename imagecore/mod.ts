@@ -23,7 +23,7 @@ import {
   LOGO_FORMATS,
   type LogoFormat,
   type LogoTheme,
-} from "../src/logo_options.ts";
+} from "../src/sdk/logo_options.ts";
 import { markupStart } from "./markup_start.ts";
 import { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS } from "./refusals.ts";
 import { setMemoryHighWater, WasmModule } from "./wasm_module.ts";
@@ -32,9 +32,9 @@ import * as svgGlue from "./pkg/imagecore_svg.js";
 
 /** Formats imagecore can decode. */
 export type SourceFormat = "png" | "jpeg" | "gif" | "webp" | "ico" | "bmp" | "svg";
-/** Formats imagecore can encode: the logo formats of `src/logo_options.ts`. */
+/** Formats imagecore can encode: the logo formats of `src/sdk/logo_options.ts`. */
 export type OutputFormat = LogoFormat;
-/** Background a themed logo will be shown on: the logo themes of `src/logo_options.ts`. */
+/** Background a themed logo will be shown on: the logo themes of `src/sdk/logo_options.ts`. */
 export type Theme = LogoTheme;
 export { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS, setMemoryHighWater };
 

@@ -1,7 +1,8 @@
 /**
  * Imports go down the layers of docs/architecture.md, never up: `src/` root ← `store/` ←
- * `limits/` ← `discovery/` ← `http/` ← `server/` ← `main.ts` and `admin/`; the SDK imports only
- * its own folder and the root modules published with it.
+ * `limits/` ← `discovery/` ← `http/` ← `server/` ← `main.ts` and `admin/`. The SDK (`src/sdk/`, its
+ * own JSR package) imports only its own folder; every layer may import the two modules of the
+ * vocabulary it publishes, `sdk/domain.ts` and `sdk/logo_options.ts`, and nothing else of it.
  */
 import { deepStrictEqual, ok } from "node:assert";
 import { dirname, join, relative } from "node:path";
@@ -16,8 +17,8 @@ const LAYERS: Record<string, number> = {
   server: 5,
   admin: 6,
 };
-/** Root modules the SDK may import: `deno.json` publishes them with it. */
-const SDK_SHARED = new Set(["domain.ts", "logo_options.ts"]);
+/** The SDK's modules every layer may import: the vocabulary the server and the SDK share. */
+const SDK_SHARED = new Set(["sdk/domain.ts", "sdk/logo_options.ts"]);
 
 function sourceFiles(dir: string): string[] {
   return [...Deno.readDirSync(dir)].flatMap((entry) =>
@@ -52,8 +53,8 @@ function upwardImports(): string[] {
       const to = folderOf(target);
       const edge = `${relative(SRC, file)} → ${relative(SRC, target)}`;
       if (from === "sdk") {
-        if (to !== "sdk" && !(to === "" && SDK_SHARED.has(relative(SRC, target)))) found.push(edge);
-      } else if (to === "sdk" || LAYERS[to] > rank) {
+        if (to !== "sdk") found.push(edge);
+      } else if (to === "sdk" ? !SDK_SHARED.has(relative(SRC, target)) : LAYERS[to] > rank) {
         found.push(edge);
       }
     }

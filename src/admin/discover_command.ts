@@ -10,7 +10,7 @@
 import type { AdminCommand, AdminContext } from "./io.ts";
 import { printJson } from "./io.ts";
 import { parseCommandArgs, UsageError } from "./usage.ts";
-import { normalizeDomain } from "../domain.ts";
+import { normalizeDomain } from "../sdk/domain.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { LogoStore } from "../store/logo_store.ts";
 import { type ConnectToMap, parseConnectTo } from "../discovery/connect_to.ts";

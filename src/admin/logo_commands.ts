@@ -15,7 +15,7 @@
 import { basename, join } from "node:path";
 import { type ImagePool, startImagePool } from "../../imagecore/image_pool.ts";
 import { checkInputSize, ImageCoreError } from "../../imagecore/mod.ts";
-import { normalizeDomain } from "../domain.ts";
+import { normalizeDomain } from "../sdk/domain.ts";
 import { parseDiscoverCommand } from "./discover_command.ts";
 import { type LogoRecord, LogoStore } from "../store/logo_store.ts";
 import { type AdminCommand, type AdminContext, isoTime, printJson } from "./io.ts";

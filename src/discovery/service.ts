@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { lookupChain } from "../domain.ts";
+import { lookupChain } from "../sdk/domain.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { SingleFlight } from "../single_flight.ts";
 import { LogoStore } from "../store/logo_store.ts";

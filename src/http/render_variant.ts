@@ -28,7 +28,7 @@
  */
 import { transform } from "../../imagecore/mod.ts";
 import { guardKv } from "../kv_unavailable.ts";
-import { CONTENT_TYPES, DEFAULT_FORMAT, DEFAULT_SIZE } from "../logo_options.ts";
+import { CONTENT_TYPES, DEFAULT_FORMAT, DEFAULT_SIZE } from "../sdk/logo_options.ts";
 import type { LogoOptions } from "./request_options.ts";
 import { logoNotFound } from "./resolve_logo.ts";
 import type { LogoRecord, LogoStore, Rendition } from "../store/logo_store.ts";

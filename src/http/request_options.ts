@@ -13,7 +13,7 @@
  * ```
  * @module
  */
-import { normalizeDomain } from "../domain.ts";
+import { normalizeDomain } from "../sdk/domain.ts";
 import { HttpError } from "../http_error.ts";
 import {
   DEFAULT_FORMAT,
@@ -29,7 +29,7 @@ import {
   MAX_SIZE,
   sizeRule,
   THEME_RULE,
-} from "../logo_options.ts";
+} from "../sdk/logo_options.ts";
 import { invalidTarget, requestTarget } from "./request_target.ts";
 
 /** Rendering options of one request, validated. */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { normalizeDomain } from "../domain.ts";
+import { normalizeDomain } from "./domain.ts";
 import {
   FORMAT_RULE,
   isLogoFormat,
@@ -17,7 +17,7 @@ import {
   MAX_SECRET_SIZE,
   sizeRule,
   THEME_RULE,
-} from "../logo_options.ts";
+} from "./logo_options.ts";
 import { BadRequestError } from "./errors.ts";
 
 /**

@@ -19,7 +19,7 @@
  * ```
  * @module
  */
-import { normalizeDomain } from "../domain.ts";
+import { normalizeDomain } from "../sdk/domain.ts";
 
 /**
  * Normalises one allowlist entry: an origin becomes `scheme://host[:port]` (lowercase, punycode,

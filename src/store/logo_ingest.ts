@@ -25,7 +25,7 @@
  */
 import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { probe, type SourceFormat, transform } from "../../imagecore/mod.ts";
-import { CONTENT_TYPES, DEFAULT_SIZE, MAX_SECRET_SIZE } from "../logo_options.ts";
+import { CONTENT_TYPES, DEFAULT_SIZE, MAX_SECRET_SIZE } from "../sdk/logo_options.ts";
 import { sha256Hex } from "./sha256.ts";
 
 /** Widest normalised source kept, in px: the largest size a request may ask for (1200). */

@@ -30,7 +30,7 @@ import {
   DEFAULT_IDLE_TIMEOUT_MS,
   MAX_DEFAULT_CONNECTIONS,
 } from "../../src/server/connection_limits.ts";
-import { normalizeDomain } from "../../src/domain.ts";
+import { normalizeDomain } from "../../src/sdk/domain.ts";
 import { serveConnections } from "../../src/server/serve_connections.ts";
 import { type ApiKey, KeyStore } from "../../src/store/key_store.ts";
 import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { encodeRgba, ImageCoreError, transform } from "../imagecore/mod.ts";
-import { HttpError } from "../src/http_error.ts";
+import { encodeRgba, ImageCoreError, transform } from "../../imagecore/mod.ts";
+import { HttpError } from "../../src/http_error.ts";
 import {
   CONTENT_TYPES,
   DEFAULT_SIZE,
@@ -14,10 +14,10 @@ import {
   MAX_SIZE,
   sizeRule,
   THEME_RULE,
-} from "../src/logo_options.ts";
-import { DEFAULT_OPTIONS, parseOptions } from "../src/http/request_options.ts";
-import { BadRequestError } from "../src/sdk/errors.ts";
-import { MAX_SIZE as SDK_MAX_SIZE, validateOptions } from "../src/sdk/options.ts";
+} from "../../src/sdk/logo_options.ts";
+import { DEFAULT_OPTIONS, parseOptions } from "../../src/http/request_options.ts";
+import { BadRequestError } from "../../src/sdk/errors.ts";
+import { MAX_SIZE as SDK_MAX_SIZE, validateOptions } from "../../src/sdk/options.ts";
 
 /** The server's verdict on one query parameter, with the secret-key cap the SDK uses. */
 function serverVerdict(name: string, value: string): string {
