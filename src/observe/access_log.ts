@@ -137,8 +137,19 @@ export function jsonLine(entry: AccessEntry): string {
 function logfmtValue(value: string | number | null): string {
   if (value === null) return "";
   const text = String(value);
-  if (text !== "" && /^[^\s"=\\\x00-\x1f]+$/.test(text)) return text;
-  return JSON.stringify(text);
+  return isBare(text) ? text : JSON.stringify(text);
+}
+
+/** Whether `text` is non-empty with no space, control character, quote, `=` or backslash. */
+function isBare(text: string): boolean {
+  if (text === "") return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code === 0x22 || code === 0x3d || code === 0x5c || code === 0x7f) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** The entry as one logfmt line (`key=value` pairs). */
