@@ -6,7 +6,9 @@
  * (`request_target.ts`) → parse the request target (`request_options.ts`) → authenticate
  * (`authenticate.ts`, then `key_restrictions.ts`) → limit (`limit_request.ts`) → resolve
  * (`resolve_logo.ts`) → render (`render_variant.ts`) → respond (`respond.ts`). One `catch` turns an `HttpError` into its answer and anything else into a
- * logged 500. `/healthz` and `/readyz` (`readiness.ts`) are answered before the parse step.
+ * logged 500 (at a bounded rate). `/healthz` and `/readyz` (`readiness.ts`), and `/metrics` when
+ * `AppDeps.observer` has it on, are answered before the parse step. The observer is told each step
+ * and each answer (access log, metrics, spans: `src/observe/`).
  *
  * @example
  * ```ts

@@ -25,7 +25,11 @@ import {
   type RenderOutcome,
 } from "./access_log.ts";
 import { createMetrics, type Metrics, type RenderKind } from "./metrics.ts";
-import { createMetricsEndpoint, type MetricsEndpoint, parseMetricsToken } from "./metrics_endpoint.ts";
+import {
+  createMetricsEndpoint,
+  type MetricsEndpoint,
+  parseMetricsToken,
+} from "./metrics_endpoint.ts";
 import { createStepSpans, otelEnabled, type StepName, type StepSpans } from "./step_spans.ts";
 
 export type { RenderOutcome, StepName };
