@@ -14,6 +14,7 @@
 import { createApp } from "./http/app.ts";
 import { parseConnectTo } from "./discovery/connect_to.ts";
 import { discoveryEnabled, startDiscoveryService } from "./discovery/service.ts";
+import { createObserver, readObserveSettings } from "./observe/request_observer.ts";
 import { safeLog } from "./safe_log.ts";
 import { seedIfEmpty } from "./store/seed.ts";
 import { DEFAULT_KV_PATH, kvLocation, openKv } from "./store/open_kv.ts";
@@ -78,6 +79,14 @@ Settings, all read from the environment:
                         ${DEFAULT_HEADERS_TIMEOUT_MS}); else 408 and the connection is closed.
   LOGO_IDLE_TIMEOUT_MS  A keep-alive connection with no request for this many ms (plus about
                         1 s) is closed (default ${DEFAULT_IDLE_TIMEOUT_MS}).
+  LOGO_ACCESS_LOG       off (default), json or logfmt: one line per request on stdout
+                        (docs/observability.md). Never a token or a query string.
+  LOGO_ACCESS_LOG_SAMPLE
+                        Share of requests in the access log, above 0 and at most 1 (default 1).
+  LOGO_METRICS_TOKEN    Turns on GET /metrics (Prometheus text) for Authorization: Bearer
+                        <this token>, at least 16 characters; unset: /metrics does not exist.
+  OTEL_DENO             true: Deno's OpenTelemetry export, with a span per request step
+                        (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL; read by Deno).
 
 SIGINT or SIGTERM stops it within a few seconds: in-flight requests finish, unspent rate-limit
 quota is given back (given up after ${
@@ -117,15 +126,17 @@ export async function main(): Promise<void> {
   discoveryEnabled(Deno.env.get("LOGO_DISCOVERY"));
   parseConnectTo(Deno.env.get("LOGO_CONNECT_TO"));
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
+  const observer = createObserver({ settings: readObserveSettings((name) => Deno.env.get(name)) });
   const kv = await openKv(location);
   const checkStore = storeFileCheck(location); // the file opened, for /readyz
   const demo = await seedIfEmpty(kv);
   const discovery = startDiscoveryService(kv, (name) => Deno.env.get(name), {
     closeTimeoutMs: DISCOVERY_CLOSE_TIMEOUT_MS,
     log: safeLog(console.error), // no query string or token in a log line (src/safe_log.ts)
+    onDiscovery: observer.metrics?.discovery, // the discovery latency histogram
   });
   await discovery?.ready(); // imagecore loaded in the image worker before the first request
-  const app = createApp({ kv, discover: discovery?.discover, checkStore });
+  const app = createApp({ kv, discover: discovery?.discover, checkStore, observer });
 
   let stopping: Promise<void> | undefined;
   // Not Deno.serve: no timeouts, and running out of descriptors ends it (serve_connections.ts).

@@ -9,12 +9,14 @@
  * the logo. Discovery looks for the logo of the registrable domain (`lookupChain`'s last entry),
  * which every subdomain falls back to, so random subdomains cannot each start a discovery. An
  * hourly sweep refreshes discovered logos older than 30 days. Each failed discovery is logged
- * once with its reason (see `failure_memory.ts` for how long a failure is remembered).
+ * once with its reason (see `failure_memory.ts` for how long a failure is remembered), at most 10
+ * lines a minute (`src/observe/bounded_log.ts`).
  * `close()` waits for background discoveries at most `closeTimeoutMs` (2 s), so a KV that no
  * longer answers cannot hold up shutdown.
  *
  * @module
  */
+import { createBoundedLog } from "../observe/bounded_log.ts";
 import { lookupChain } from "../sdk/domain.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { SingleFlight } from "../single_flight.ts";
@@ -56,6 +58,8 @@ export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   log?: (message: string, error?: unknown) => void;
   /** How long `close()` waits for background discoveries; default 2000 ms. */
   closeTimeoutMs?: number;
+  /** Told each discovery's outcome (`stored`, `not-found`…, or `error`) and duration in s. */
+  onDiscovery?: (outcome: string, seconds: number) => void;
 }
 
 /**
@@ -91,6 +95,10 @@ export function startDiscoveryService(
 ): DiscoveryService | undefined {
   if (!discoveryEnabled(env("LOGO_DISCOVERY"))) return undefined;
   const log = options.log ?? console.error;
+  // Failed discoveries are logged with their reason at a bounded rate (src/observe/bounded_log.ts).
+  const failures = createBoundedLog({ log, clock: options.clock });
+  const failureLog = failures.kind("discovery failure");
+  const onDiscovery = options.onDiscovery ?? (() => {});
   const shutdown = new AbortController();
   const connectTo = parseConnectTo(env("LOGO_CONNECT_TO"));
   // Fetched bytes are decoded in a worker pool, started now, unless the caller passes its own.
@@ -103,7 +111,7 @@ export function startDiscoveryService(
     connectTo,
     ...options,
     imaging,
-    log: (message) => log(message),
+    log: (message) => failureLog(message),
   });
   const requestBudgetMs = options.requestBudgetMs ?? REQUEST_BUDGET_MS;
   const background = new Set<Promise<unknown>>();
@@ -127,10 +135,15 @@ export function startDiscoveryService(
     discovery,
     discover(domain) {
       const target = lookupChain(domain).at(-1) ?? domain;
+      const started = performance.now();
+      const seconds = () => (performance.now() - started) / 1000;
       const done = track(
         discovery.discover(target).then(
-          () => {},
-          (error) => log(`Discovery failed for ${target}`, error),
+          (outcome) => onDiscovery(outcome.status, seconds()),
+          (error) => {
+            onDiscovery("error", seconds());
+            failureLog(`Discovery failed for ${target}`, error);
+          },
         ),
       );
       let timeout: ReturnType<typeof setTimeout> | undefined;
@@ -142,6 +155,7 @@ export function startDiscoveryService(
     ready: () => pool?.ready() ?? Promise.resolve(),
     async close() {
       if (timer !== undefined) clearInterval(timer);
+      failures.flush();
       shutdown.abort();
       const poolClosed = pool?.close(); // fails the image jobs in flight: discoveries end sooner
       let deadline: ReturnType<typeof setTimeout> | undefined;

@@ -25,6 +25,8 @@ export interface MainProcess extends AsyncDisposable {
   readonly printed: string[];
   /** Sends SIGTERM; resolves with the exit code once all output is read. */
   stop(): Promise<number>;
+  /** The first line printed (so far or later) that matches; rejects if output ends first. */
+  waitForLine(match: (line: string) => boolean): Promise<string>;
 }
 
 /** Starts `src/main.ts`; resolves once it listens, rejects if it exits first. */
@@ -36,15 +38,28 @@ export async function startMainProcess(env: Record<string, string>): Promise<Mai
     stderr: "piped",
   }).spawn();
   const printed: string[] = [];
+  const waiters = new Set<{ match: (line: string) => boolean; found: (line: string) => void }>();
   const { promise: listening, resolve } = Promise.withResolvers<number>();
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     for await (const line of lines(stream)) {
       printed.push(line);
+      for (const waiter of waiters) if (waiter.match(line)) waiter.found(line);
       const match = /listening on http:\/\/[^\s]+:(\d+)/.exec(line);
       if (match) resolve(Number(match[1]));
     }
   };
   const collected = Promise.all([collect(child.stdout), collect(child.stderr)]);
+  const waitForLine = (match: (line: string) => boolean): Promise<string> => {
+    const seen = printed.find(match);
+    if (seen !== undefined) return Promise.resolve(seen);
+    const { promise, resolve } = Promise.withResolvers<string>();
+    const waiter = { match, found: resolve };
+    waiters.add(waiter);
+    return Promise.race([
+      promise,
+      collected.then(() => Promise.reject(new Error("output ended without the line"))),
+    ]).finally(() => waiters.delete(waiter));
+  };
   const ended = async () => {
     const { code } = await child.status;
     await collected;
@@ -70,6 +85,7 @@ export async function startMainProcess(env: Record<string, string>): Promise<Mai
         child.kill("SIGTERM");
         return ended();
       },
+      waitForLine,
       [Symbol.asyncDispose]: kill,
     };
   } catch (error) {
