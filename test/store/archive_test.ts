@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { ArchiveError } from "../../src/store/archive_format.ts";
 import { importArchive, ImportConflict } from "../../src/store/archive_import.ts";
+import { writeArchive } from "../../src/store/archive_writer.ts";
 import { KeyStore } from "../../src/store/key_store.ts";
 import { IMPORT_KEY, INITIALIZED_KEY, publishableIndexKey } from "../../src/store/keyspace.ts";
 import { sha256Hex } from "../../src/store/sha256.ts";
@@ -15,6 +16,7 @@ import { startTestApp } from "../support/server.ts";
 import { flatImage } from "../support/images.ts";
 import {
   archiveOf,
+  concat,
   DOMAINS,
   dump,
   fillStore,
@@ -223,5 +225,57 @@ Deno.test("archive: a token that belongs to another key in the store is refused"
       /its publishable token belongs to key key_OtherOtherOther1/,
     );
     assert.deepEqual(await dump(target), before);
+  });
+});
+
+/** `kv`, running `action` on the real store just before the first read of an image's chunks. */
+function beforeFirstImageRead(kv: Deno.Kv, action: () => Promise<void>): Deno.Kv {
+  let fired = false;
+  return new Proxy(kv, {
+    get(target, property) {
+      if (property === "list") {
+        return (selector: Deno.KvListSelector, options?: Deno.KvListOptions) => {
+          const prefix = "prefix" in selector ? selector.prefix : [];
+          if (fired || prefix[0] !== "blob_chunks") return target.list(selector, options);
+          fired = true;
+          return (async function* () {
+            await action();
+            yield* target.list(selector, options);
+          })();
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+Deno.test("archive: a logo changed or removed during the export is exported whole or not at all", async () => {
+  await withStores(async (source, target) => {
+    const logos = new LogoStore(source);
+    const changed = flatImage(90, 45, [10, 160, 60, 255]);
+    // acme.test and wide.example.org share their images: change one, remove the other, and the
+    // images the export was about to read are collected.
+    const during = beforeFirstImageRead(source, async () => {
+      await logos.put(DOMAINS[0], changed, { source: "file:changed.png" });
+      await logos.remove(DOMAINS[2]);
+    });
+    const chunks: Uint8Array[] = [];
+    const summary = await writeArchive(
+      during,
+      new WritableStream({ write: (c) => void chunks.push(c) }),
+    );
+    assert.equal(summary.logos, 2);
+    await importArchive(target, opener(concat(chunks)), { replace: false });
+    const restored = new LogoStore(target);
+    assert.deepEqual(await restored.get(DOMAINS[0]), await logos.get(DOMAINS[0]), "the new record");
+    assert.equal(await restored.get(DOMAINS[2]), null);
+    const record = (await restored.get(DOMAINS[0]))!;
+    for (const rendition of Object.values(record.renditions)) {
+      assert.deepEqual(
+        await restored.readBlob(rendition.hash),
+        await logos.readBlob(rendition.hash),
+      );
+    }
   });
 });
