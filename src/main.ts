@@ -29,6 +29,7 @@ import {
 } from "./server/connection_limits.ts";
 import { type ConnectionServer, serveConnections } from "./server/serve_connections.ts";
 import { storeFileCheck } from "./store/store_identity.ts";
+import { hostnameError, parseHostname, urlHost } from "./server/listen_address.ts";
 
 /** Default port when `PORT` is unset. */
 export const DEFAULT_PORT = 8000;
@@ -62,6 +63,8 @@ deleted or replaced) are the probes.
 Settings, all read from the environment:
 
   PORT                  TCP port to listen on (default ${DEFAULT_PORT}; 0 picks a free port).
+  LOGO_HOSTNAME         IP address to listen on (default 0.0.0.0, every IPv4 address;
+                        127.0.0.1 behind a reverse proxy on the same machine; :: for IPv6).
   LOGO_KV               The store: a file path (default ${DEFAULT_KV_PATH}; its directory is
                         created), :memory:, or the http(s):// URL of a KV Connect server
                         (a denokv server or Deno Deploy KV).
@@ -121,6 +124,7 @@ export function listenError(port: number, error: unknown): Error {
 /** Starts the service and resolves once it has stopped after SIGINT or SIGTERM. */
 export async function main(): Promise<void> {
   const port = parsePort(Deno.env.get("PORT"));
+  const hostname = parseHostname(Deno.env.get("LOGO_HOSTNAME"));
   const location = kvLocation(Deno.env.get("LOGO_KV"));
   // Settings are checked before anything is opened, so a typo costs nothing.
   discoveryEnabled(Deno.env.get("LOGO_DISCOVERY"));
@@ -140,7 +144,7 @@ export async function main(): Promise<void> {
 
   let stopping: Promise<void> | undefined;
   // Not Deno.serve: no timeouts, and running out of descriptors ends it (serve_connections.ts).
-  const serving = serveConnections({ port, limits }, app.handler);
+  const serving = serveConnections({ port, hostname, limits }, app.handler);
   // Every step that may wait on KV is bounded: a KV that stopped answering cannot hold the
   // process (the entry point exits once this is done, whatever KV calls are still pending).
   const stop = () => {
@@ -161,9 +165,7 @@ export async function main(): Promise<void> {
   let server: ConnectionServer;
   try {
     server = await serving;
-    const { hostname } = server.addr;
-    const host = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
-    const base = `http://${host}:${server.addr.port}`;
+    const base = `http://${urlHost(server.addr.hostname)}:${server.addr.port}`;
     console.log(`Logo Lookup listening on ${base} (KV: ${location})`);
     console.log(describeLimits(limits));
     if (demo !== null) {
@@ -178,7 +180,7 @@ export async function main(): Promise<void> {
       kv.close();
     })();
     await stopping;
-    throw listenError(port, error);
+    throw hostnameError(hostname, error) ?? listenError(port, error);
   }
 
   await server.finished;

@@ -18,6 +18,7 @@
 import { isKvFile, kvLocation, openKv, storeFileExists } from "../store/open_kv.ts";
 import { recordIfHoldsData } from "../store/store_meta.ts";
 import type { AdminCommand } from "./io.ts";
+import { parseExportCommand, parseImportArchiveCommand } from "./archive_commands.ts";
 import { parseKeyCommand } from "./key_commands.ts";
 import { parseLogoCommand } from "./logo_commands.ts";
 import { USAGE, USAGE_EXIT, UsageError } from "./usage.ts";
@@ -46,6 +47,10 @@ export function parseAdminArgs(args: string[]): AdminCommand | "help" {
       return parseKeyCommand(rest);
     case "logo":
       return parseLogoCommand(rest);
+    case "export":
+      return parseExportCommand(rest);
+    case "import-archive":
+      return parseImportArchiveCommand(rest);
     case "help":
     case "--help":
     case "-h":
