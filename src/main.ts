@@ -66,8 +66,10 @@ Settings, all read from the environment:
   LOGO_HOSTNAME         IP address to listen on (default 0.0.0.0, every IPv4 address;
                         127.0.0.1 behind a reverse proxy on the same machine; :: for IPv6).
   LOGO_KV               The store: a file path (default ${DEFAULT_KV_PATH}; its directory is
-                        created), :memory:, or the http(s):// URL of a KV Connect server
-                        (a denokv server or Deno Deploy KV).
+                        created), :memory:, platform (Deno.openKv() with no path: on Deno
+                        Deploy the app's own KV; the default when DENO_DEPLOYMENT_ID is
+                        set), or the http(s):// URL of a KV Connect server (a denokv server
+                        or Deno Deploy KV).
   DENO_KV_ACCESS_TOKEN  Access token of the remote KV named by LOGO_KV (read by Deno).
   LOGO_DISCOVERY        on (default) or off: on a miss, look for the logo on the domain's own
                         website. Needs outbound HTTPS (and HTTP); without it misses are 404s
@@ -125,7 +127,7 @@ export function listenError(port: number, error: unknown): Error {
 export async function main(): Promise<void> {
   const port = parsePort(Deno.env.get("PORT"));
   const hostname = parseHostname(Deno.env.get("LOGO_HOSTNAME"));
-  const location = kvLocation(Deno.env.get("LOGO_KV"));
+  const location = kvLocation(Deno.env.get("LOGO_KV"), Deno.env.get("DENO_DEPLOYMENT_ID"));
   // Settings are checked before anything is opened, so a typo costs nothing.
   discoveryEnabled(Deno.env.get("LOGO_DISCOVERY"));
   parseConnectTo(Deno.env.get("LOGO_CONNECT_TO"));

@@ -27,6 +27,8 @@ import { USAGE, USAGE_EXIT, UsageError } from "./usage.ts";
 export interface AdminEnvironment {
   /** The `LOGO_KV` value, if set. */
   kvLocation?: string;
+  /** `DENO_DEPLOYMENT_ID`, set on Deno Deploy: without `LOGO_KV`, the platform's KV is used. */
+  deploymentId?: string;
   /** Writes to stdout. */
   stdout(text: string): void;
   /** Writes to stderr. */
@@ -97,7 +99,7 @@ export async function runAdmin(givenArgs: string[], env: AdminEnvironment): Prom
     env.stdout(USAGE);
     return 0;
   }
-  const location = kvLocation(env.kvLocation);
+  const location = kvLocation(env.kvLocation, env.deploymentId);
   let kv: Deno.Kv;
   let created = false;
   try {
@@ -140,6 +142,7 @@ if (import.meta.main) {
   };
   Deno.exitCode = await runAdmin(Deno.args, {
     kvLocation: Deno.env.get("LOGO_KV"),
+    deploymentId: Deno.env.get("DENO_DEPLOYMENT_ID"),
     stdout: write(Deno.stdout),
     stderr: write(Deno.stderr),
     stderrIsTerminal: Deno.stderr.isTerminal(),
