@@ -121,8 +121,10 @@ export interface DiscoveryOutcome {
   source?: string;
   /** The home page's final URL, when one was fetched. */
   page?: string;
-  /** Every candidate fetched, in ranking order of declaration. */
+  /** Every candidate fetched, in fetch order. */
   tried: TriedCandidate[];
+  /** With a winner: why it won (its rank reasons) and what it ranked ahead of. */
+  why?: string[];
   /** Why the home page could not be read, when it could not. */
   pageError?: string;
 }
@@ -184,9 +186,14 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       });
       if (skip !== undefined) return { domain, ...skip, tried: [] };
     }
-    const { winner, tried, page, pageError, failure } = await searchSite(domain, search);
+    const { winner, tried, page, pageError, why, failure } = await searchSite(domain, search);
     const now = clock();
-    const base = { domain, tried, ...(page ? { page } : {}), ...(pageError ? { pageError } : {}) };
+    const base: Omit<DiscoveryOutcome, "status"> = {
+      domain,
+      tried,
+      ...(page ? { page } : {}),
+      ...(pageError ? { pageError } : {}),
+    };
     if (winner === undefined) {
       if (record !== null) {
         if (discovered !== null) await touchFound(kv, domain, discovered, now);
@@ -202,6 +209,7 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       log(describeFailure(domain, entry));
       return { ...base, status: "not-found", failure: failure.kind, retryAt: entry.until };
     }
+    base.why = why;
     const newScore = score(winner.measured);
     const source = winner.measured.candidate.url;
     if (!replaces(prior, newScore, force)) {
