@@ -7,7 +7,7 @@
  * Ranking tiers, best first, measured from the bytes (never from declared sizes or types).
  * "Square" means the longer side is at most 1.25 × the shorter one.
  *
- * 0. a BIMI logo (the SVG a domain's `default._bimi` DNS record points to);
+ * 0. a square BIMI logo (the SVG a domain's `default._bimi` DNS record names; `bimi.ts`);
  * 1. a square SVG (a vector scales crisply to every size);
  * 2. a square raster whose side is 256 px or more;
  * 3. a square raster of 64–255 px (e.g. a 180-px apple-touch-icon);
@@ -88,7 +88,7 @@ export const ADEQUATE_SIDE = 32;
 export const MIN_SIDE = 16;
 
 const TIER_NAMES = [
-  "BIMI logo (the SVG its DNS record names)",
+  "square BIMI logo (the SVG its DNS record names)",
   "square SVG (scales to any size)",
   "square raster of 256 px or more",
   "square raster of 64-255 px",
@@ -115,6 +115,7 @@ function aspect(m: Pick<Measured, "width" | "height">): number {
  * ```
  */
 export function refusal(m: Measured): string | undefined {
+  if (m.candidate.kind === "bimi" && m.format !== "svg") return "a BIMI logo must be an SVG";
   if (m.format === "svg") return undefined;
   return Math.min(m.width, m.height) < MIN_SIDE
     ? `too small to be a logo (under ${MIN_SIDE} px)`
@@ -134,9 +135,9 @@ export function tier(m: Measured): number {
   const kind = m.candidate.kind;
   if (kind === "og:image") return 8;
   if (kind === "mask-icon") return 7;
+  if (aspect(m) > SQUARE_ASPECT) return 5;
   if (kind === "bimi" && m.format === "svg") return 0;
   const side = Math.min(m.width, m.height);
-  if (aspect(m) > SQUARE_ASPECT) return 5;
   if (m.format === "svg") return 1;
   if (side >= LARGE_SIDE) return 2;
   if (side >= 64) return 3;

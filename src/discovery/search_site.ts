@@ -11,6 +11,7 @@
  * @module
  */
 import type { ImageWork } from "../../imagecore/image_pool.ts";
+import { bimiCandidate, type TxtLookup } from "./bimi.ts";
 import { pool } from "./bounded_concurrency.ts";
 import {
   type Candidate,
@@ -54,6 +55,8 @@ export interface SearchOptions {
   parallelFetches: number;
   /** Aborting it cuts the search short, as if its budget ran out. */
   signal?: AbortSignal;
+  /** TXT lookups for the domain's BIMI record (`bimi.ts`); none: BIMI is not read. */
+  lookupTxt?: TxtLookup;
 }
 
 /** What a search found. */
@@ -120,10 +123,18 @@ export async function searchSite(domain: string, options: SearchOptions): Promis
 
 /** The candidates of `domain`, in fetch order, with the page they came from. */
 async function collect(domain: string, signal: AbortSignal, options: SearchOptions) {
-  const { fetcher } = options;
-  const { page, reachable, errors, networkFailure } = await fetcher.homePage(domain, signal);
+  const { fetcher, lookupTxt } = options;
+  const [home, bimi] = await Promise.all([
+    fetcher.homePage(domain, signal),
+    lookupTxt ? bimiCandidate(domain, lookupTxt, signal) : undefined,
+  ]);
+  const { page, reachable, errors, networkFailure } = home;
+  const brand = bimi ? [bimi] : [];
   if (page === undefined) {
-    const fallbacks = reachable ? extractCandidates("", reachable).candidates : [];
+    const fallbacks = fetchOrder([
+      ...brand,
+      ...(reachable ? extractCandidates("", reachable).candidates : []),
+    ]);
     // Nothing answered on either scheme, and not because we refused to connect.
     const unreachable = reachable === undefined && networkFailure;
     return { candidates: fallbacks, pageError: errors.join("; "), unreachable };
@@ -140,7 +151,7 @@ async function collect(domain: string, signal: AbortSignal, options: SearchOptio
     }
   }))).flat();
   const seen = new Set<string>();
-  const ordered = fetchOrder([...found.candidates, ...fromManifests])
+  const ordered = fetchOrder([...brand, ...found.candidates, ...fromManifests])
     .map((c) => ({ ...c, url: upgraded(c.url, page.url) }))
     .filter((c) => !seen.has(c.url) && seen.add(c.url));
   const candidates = ordered.slice(0, Math.min(options.maxFetches, MAX_CANDIDATES));

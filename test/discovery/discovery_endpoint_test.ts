@@ -168,5 +168,9 @@ Deno.test("admin: logo discover refuses bad arguments with a usage error", () =>
     () => parseDiscoverCommand(["acme.test"], { connectTo: "acme.test:80" }),
     (e: Error) => e instanceof UsageError && /Invalid LOGO_CONNECT_TO entry/.test(e.message),
   );
+  assert.throws(
+    () => parseDiscoverCommand(["acme.test"], { dnsServer: "dns.test" }),
+    (e: Error) => e instanceof UsageError && /Invalid LOGO_DNS_SERVER "dns\.test"/.test(e.message),
+  );
   assert.doesNotThrow(() => parseAdminArgs(["logo", "discover", "acme.test", "--force"]));
 });
