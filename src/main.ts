@@ -12,6 +12,7 @@
  * @module
  */
 import { createApp } from "./http/app.ts";
+import { parseDnsServer } from "./discovery/bimi.ts";
 import { parseConnectTo } from "./discovery/connect_to.ts";
 import { discoveryEnabled, startDiscoveryService } from "./discovery/service.ts";
 import { createObserver, readObserveSettings } from "./observe/request_observer.ts";
@@ -76,6 +77,8 @@ Settings, all read from the environment:
                         and discovery retries after 1 min, 2, 4 … up to 1 h.
   LOGO_CONNECT_TO       host:port:address:port,… send discovery's connections for host:port to
                         address:port instead (private deployments, tests).
+  LOGO_DNS_SERVER       address:port ([v6]:port) of the name server discovery asks (A, AAAA and
+                        BIMI TXT lookups) instead of the system's (private deployments, tests).
   LOGO_MAX_CONNECTIONS  Most client connections held at once; at the cap the oldest one with no
                         request being answered is closed for a new one (default: what the
                         open-file limit leaves after ${RESERVED_DESCRIPTORS} descriptors, at most ${MAX_DEFAULT_CONNECTIONS}).
@@ -131,6 +134,7 @@ export async function main(): Promise<void> {
   // Settings are checked before anything is opened, so a typo costs nothing.
   discoveryEnabled(Deno.env.get("LOGO_DISCOVERY"));
   parseConnectTo(Deno.env.get("LOGO_CONNECT_TO"));
+  parseDnsServer(Deno.env.get("LOGO_DNS_SERVER"));
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
   const observer = createObserver({ settings: readObserveSettings((name) => Deno.env.get(name)) });
   const kv = await openKv(location);

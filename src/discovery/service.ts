@@ -2,7 +2,8 @@
  * Discovery as the running service uses it, configured from the environment:
  *
  * - `LOGO_DISCOVERY`: `on` (default) or `off`;
- * - `LOGO_CONNECT_TO`: resolve overrides, `host:port:address:port,…` (see `connect_to.ts`).
+ * - `LOGO_CONNECT_TO`: resolve overrides, `host:port:address:port,…` (see `connect_to.ts`);
+ * - `LOGO_DNS_SERVER`: the name server of discovery's DNS lookups, `address:port` (see `bimi.ts`).
  *
  * On a miss the endpoint waits for discovery at most {@link REQUEST_BUDGET_MS} (3 s): a miss that
  * takes longer answers 404 while discovery finishes in the background, and a later request finds
@@ -21,6 +22,7 @@ import { lookupChain } from "../sdk/domain.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { SingleFlight } from "../single_flight.ts";
 import { LogoStore } from "../store/logo_store.ts";
+import { parseDnsServer } from "./bimi.ts";
 import { parseConnectTo } from "./connect_to.ts";
 import { createDiscovery, type Discovery, type DiscoveryConfig } from "./discover.ts";
 import { IMAGE_DEADLINE_MS } from "./measure_image.ts";
@@ -78,7 +80,7 @@ export function discoveryEnabled(value: string | undefined): boolean {
  * Starts discovery for the service from `env` (a getter such as `(n) => Deno.env.get(n)`), or
  * returns undefined when `LOGO_DISCOVERY=off`.
  *
- * @throws {Error} for an invalid `LOGO_DISCOVERY` or `LOGO_CONNECT_TO`.
+ * @throws {Error} for an invalid `LOGO_DISCOVERY`, `LOGO_CONNECT_TO` or `LOGO_DNS_SERVER`.
  * @example
  * ```ts
  * import { createApp } from "../http/app.ts";
@@ -109,6 +111,7 @@ export function startDiscoveryService(
     kv,
     store: new LogoStore(kv, { clock: options.clock, imaging }),
     connectTo,
+    dnsServer: parseDnsServer(env("LOGO_DNS_SERVER")),
     ...options,
     imaging,
     log: (message) => failureLog(message),

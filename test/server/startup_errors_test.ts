@@ -107,6 +107,18 @@ Deno.test("start-up: a bad LOGO_DISCOVERY is refused before the store is opened"
   }
 });
 
+Deno.test("start-up: a bad LOGO_DNS_SERVER is refused before the store is opened", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const env = { LOGO_KV: `${dir}/data/logo.kv`, PORT: "0", LOGO_DNS_SERVER: "dns.test:53" };
+    const run = await start(env);
+    assertOneLineError(run, /^Invalid LOGO_DNS_SERVER "dns\.test:53": expected address:port/);
+    assert.equal(await storeFileExists(`${dir}/data`), false, "nothing created");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 for (const flag of ["--help", "-h"]) {
   Deno.test(`start-up: deno task start ${flag} prints the usage and starts nothing`, async () => {
     const dir = await Deno.makeTempDir();
@@ -121,6 +133,7 @@ for (const flag of ["--help", "-h"]) {
         "DENO_KV_ACCESS_TOKEN",
         "LOGO_DISCOVERY",
         "LOGO_CONNECT_TO",
+        "LOGO_DNS_SERVER",
       ];
       for (const name of names) assert.match(text, new RegExp(`^ {2}${name} `, "m"));
       assert.equal(await storeFileExists(`${dir}/data`), false, "the store was not opened");
