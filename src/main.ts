@@ -27,6 +27,9 @@ import {
   RESERVED_DESCRIPTORS,
 } from "./server/connection_limits.ts";
 import { type ConnectionServer, serveConnections } from "./server/serve_connections.ts";
+import { parseProcessCount, PROCESS_INDEX_VARIABLE } from "./server/process_count.ts";
+import { supervise } from "./server/processes.ts";
+import { supervisedChild } from "./server/supervised_child.ts";
 import { storeFileCheck } from "./store/store_identity.ts";
 
 /** Default port when `PORT` is unset. */
@@ -78,6 +81,9 @@ Settings, all read from the environment:
                         ${DEFAULT_HEADERS_TIMEOUT_MS}); else 408 and the connection is closed.
   LOGO_IDLE_TIMEOUT_MS  A keep-alive connection with no request for this many ms (plus about
                         1 s) is closed (default ${DEFAULT_IDLE_TIMEOUT_MS}).
+  LOGO_PROCESSES        Server processes sharing PORT (Linux), each with its own caches over
+                        the one store: 1 (default), a number up to 64, or auto (one per core).
+                        Above 1 a supervisor starts them, replaces one that dies, stops them all.
 
 SIGINT or SIGTERM stops it within a few seconds: in-flight requests finish, unspent rate-limit
 quota is given back (given up after ${
@@ -111,12 +117,15 @@ export function listenError(port: number, error: unknown): Error {
 
 /** Starts the service and resolves once it has stopped after SIGINT or SIGTERM. */
 export async function main(): Promise<void> {
+  // Only a LOGO_PROCESSES supervisor starts programs; a server never does (deno.json grants it).
+  Deno.permissions.revokeSync({ name: "run" });
   const port = parsePort(Deno.env.get("PORT"));
   const location = kvLocation(Deno.env.get("LOGO_KV"));
   // Settings are checked before anything is opened, so a typo costs nothing.
   discoveryEnabled(Deno.env.get("LOGO_DISCOVERY"));
   parseConnectTo(Deno.env.get("LOGO_CONNECT_TO"));
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
+  const supervised = supervisedChild((name) => Deno.env.get(name)); // one of LOGO_PROCESSES
   const kv = await openKv(location);
   const checkStore = storeFileCheck(location); // the file opened, for /readyz
   const demo = await seedIfEmpty(kv);
@@ -129,7 +138,7 @@ export async function main(): Promise<void> {
 
   let stopping: Promise<void> | undefined;
   // Not Deno.serve: no timeouts, and running out of descriptors ends it (serve_connections.ts).
-  const serving = serveConnections({ port, limits }, app.handler);
+  const serving = serveConnections({ port, limits, reusePort: !!supervised }, app.handler);
   // Every step that may wait on KV is bounded: a KV that stopped answering cannot hold the
   // process (the entry point exits once this is done, whatever KV calls are still pending).
   const stop = () => {
@@ -147,6 +156,7 @@ export async function main(): Promise<void> {
   // (without a listener, SIGTERM's default action ends the process with status 143).
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
+  supervised?.supervisorGone().then(stop); // never an orphan serving on
   let server: ConnectionServer;
   try {
     server = await serving;
@@ -159,6 +169,7 @@ export async function main(): Promise<void> {
       console.log(`${demo.created ? "Created a demo key and logos." : "Demo key:"} Try:`);
       console.log(`  ${base}${demo.path}`);
     }
+    supervised?.ready(server.addr.port);
   } catch (error) {
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
@@ -187,6 +198,21 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   try {
+    const processes = parseProcessCount(
+      Deno.env.get("LOGO_PROCESSES"),
+      navigator.hardwareConcurrency,
+    );
+    if (processes > 1 && Deno.env.get(PROCESS_INDEX_VARIABLE) === undefined) {
+      const port = parsePort(Deno.env.get("PORT"));
+      Deno.exit(
+        await supervise({
+          count: processes,
+          port,
+          store: kvLocation(Deno.env.get("LOGO_KV")),
+          portError: (error) => listenError(port, error),
+        }),
+      );
+    }
     await main();
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
