@@ -117,8 +117,6 @@ export function listenError(port: number, error: unknown): Error {
 
 /** Starts the service and resolves once it has stopped after SIGINT or SIGTERM. */
 export async function main(): Promise<void> {
-  // Only a LOGO_PROCESSES supervisor starts programs; a server never does (deno.json grants it).
-  Deno.permissions.revokeSync({ name: "run" });
   const port = parsePort(Deno.env.get("PORT"));
   const location = kvLocation(Deno.env.get("LOGO_KV"));
   // Settings are checked before anything is opened, so a typo costs nothing.
