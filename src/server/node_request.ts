@@ -70,7 +70,7 @@ export function toRequest(incoming: IncomingMessage): Request {
 /**
  * The response's headers as Node's flat raw list `[name, value, name, value…]`, a `set-cookie`
  * once per cookie. Read with `forEach`: in Deno 2.9.6 iterating a `Headers` with `for…of` costs
- * about 12× as much (measured: 34.6 against 2.8 µs for 11 headers; see docs/scaling.md).
+ * about 12× as much (measured: 34.6 against 2.8 µs for 11 headers; bench/README.md).
  */
 function rawHeaders(response: Response): string[] {
   const raw: string[] = [];
