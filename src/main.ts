@@ -29,6 +29,9 @@ import {
   RESERVED_DESCRIPTORS,
 } from "./server/connection_limits.ts";
 import { type ConnectionServer, serveConnections } from "./server/serve_connections.ts";
+import { parseProcessCount, PROCESS_INDEX_VARIABLE } from "./server/process_count.ts";
+import { supervise } from "./server/processes.ts";
+import { supervisedChild } from "./server/supervised_child.ts";
 import { storeFileCheck } from "./store/store_identity.ts";
 import { hostnameError, parseHostname, urlHost } from "./server/listen_address.ts";
 
@@ -95,6 +98,9 @@ Settings, all read from the environment:
                         <this token>, at least 16 characters; unset: /metrics does not exist.
   OTEL_DENO             true: Deno's OpenTelemetry export, with a span per request step
                         (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL; read by Deno).
+  LOGO_PROCESSES        Server processes sharing PORT (Linux), each with its own caches over
+                        the one store: 1 (default), a number up to 64, or auto (one per core).
+                        Above 1 a supervisor starts them, replaces one that dies, stops them all.
 
 SIGINT or SIGTERM stops it within a few seconds: in-flight requests finish, unspent rate-limit
 quota is given back (given up after ${
@@ -137,6 +143,7 @@ export async function main(): Promise<void> {
   parseDnsServer(Deno.env.get("LOGO_DNS_SERVER"));
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
   const observer = createObserver({ settings: readObserveSettings((name) => Deno.env.get(name)) });
+  const supervised = supervisedChild((name) => Deno.env.get(name)); // one of LOGO_PROCESSES
   const kv = await openKv(location);
   const checkStore = storeFileCheck(location); // the file opened, for /readyz
   const demo = await seedIfEmpty(kv);
@@ -150,7 +157,10 @@ export async function main(): Promise<void> {
 
   let stopping: Promise<void> | undefined;
   // Not Deno.serve: no timeouts, and running out of descriptors ends it (serve_connections.ts).
-  const serving = serveConnections({ port, hostname, limits }, app.handler);
+  const serving = serveConnections(
+    { port, hostname, limits, reusePort: !!supervised },
+    app.handler,
+  );
   // Every step that may wait on KV is bounded: a KV that stopped answering cannot hold the
   // process (the entry point exits once this is done, whatever KV calls are still pending).
   const stop = () => {
@@ -168,6 +178,7 @@ export async function main(): Promise<void> {
   // (without a listener, SIGTERM's default action ends the process with status 143).
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
+  supervised?.supervisorGone().then(stop); // never an orphan serving on
   let server: ConnectionServer;
   try {
     server = await serving;
@@ -178,6 +189,7 @@ export async function main(): Promise<void> {
       console.log(`${demo.created ? "Created a demo key and logos." : "Demo key:"} Try:`);
       console.log(`  ${base}${demo.path}`);
     }
+    supervised?.ready(server.addr.port);
   } catch (error) {
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
@@ -206,6 +218,22 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   try {
+    const processes = parseProcessCount(
+      Deno.env.get("LOGO_PROCESSES"),
+      navigator.hardwareConcurrency,
+    );
+    if (processes > 1 && Deno.env.get(PROCESS_INDEX_VARIABLE) === undefined) {
+      const port = parsePort(Deno.env.get("PORT"));
+      Deno.exit(
+        await supervise({
+          count: processes,
+          hostname: parseHostname(Deno.env.get("LOGO_HOSTNAME")),
+          port,
+          store: kvLocation(Deno.env.get("LOGO_KV"), Deno.env.get("DENO_DEPLOYMENT_ID")),
+          portError: (error) => listenError(port, error),
+        }),
+      );
+    }
     await main();
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

@@ -11,7 +11,7 @@ const SECRET = "sk_0123456789abcdefghijklmnopqrstuv";
 
 /** The demo logo's URL (with its `?token=pk_…`) printed at start-up. */
 async function demoUrl(server: MainProcess): Promise<URL> {
-  const line = await server.waitForLine((l) => /^\s+http:\/\/\S+\?token=pk_/.test(l));
+  const line = await server.line(/^\s+http:\/\/\S+\?token=pk_/);
   return new URL(line.trim().replace("localhost", "127.0.0.1"));
 }
 

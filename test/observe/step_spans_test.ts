@@ -82,7 +82,7 @@ Deno.test("spans: with OTEL_DENO=true each request exports a request span with o
       OTEL_DENO_CONSOLE: "ignore",
       OTEL_BSP_SCHEDULE_DELAY: "100", // export every 100 ms instead of 5 s
     });
-    const line = await server.waitForLine((l) => /^\s+http:\/\/\S+\?token=pk_/.test(l));
+    const line = await server.line(/^\s+http:\/\/\S+\?token=pk_/);
     const url = new URL(line.trim().replace("localhost", "127.0.0.1"));
     const token = url.searchParams.get("token")!;
     const ok = await fetch(url);

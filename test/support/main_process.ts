@@ -23,10 +23,13 @@ export interface MainProcess extends AsyncDisposable {
   readonly port: number;
   /** Every line printed so far, stdout and stderr interleaved as they arrive. */
   readonly printed: string[];
+  /**
+   * The first line printed at index `from` or later that matches `pattern`, once printed;
+   * rejects if the process's output ends first.
+   */
+  line(pattern: RegExp, from?: number): Promise<string>;
   /** Sends SIGTERM; resolves with the exit code once all output is read. */
   stop(): Promise<number>;
-  /** The first line printed (so far or later) that matches; rejects if output ends first. */
-  waitForLine(match: (line: string) => boolean): Promise<string>;
 }
 
 /** Starts `src/main.ts`; resolves once it listens, rejects if it exits first. */
@@ -38,28 +41,34 @@ export async function startMainProcess(env: Record<string, string>): Promise<Mai
     stderr: "piped",
   }).spawn();
   const printed: string[] = [];
-  const waiters = new Set<{ match: (line: string) => boolean; found: (line: string) => void }>();
   const { promise: listening, resolve } = Promise.withResolvers<number>();
+  const waiters = new Set<() => void>();
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     for await (const line of lines(stream)) {
       printed.push(line);
-      for (const waiter of waiters) if (waiter.match(line)) waiter.found(line);
+      for (const wake of waiters) wake();
       const match = /listening on http:\/\/[^\s]+:(\d+)/.exec(line);
       if (match) resolve(Number(match[1]));
     }
   };
   const collected = Promise.all([collect(child.stdout), collect(child.stderr)]);
-  const waitForLine = (match: (line: string) => boolean): Promise<string> => {
-    const seen = printed.find(match);
-    if (seen !== undefined) return Promise.resolve(seen);
-    const { promise, resolve } = Promise.withResolvers<string>();
-    const waiter = { match, found: resolve };
-    waiters.add(waiter);
-    return Promise.race([
-      promise,
-      collected.then(() => Promise.reject(new Error("output ended without the line"))),
-    ]).finally(() => waiters.delete(waiter));
-  };
+  let outputEnded = false;
+  collected.finally(() => {
+    outputEnded = true;
+    for (const wake of waiters) wake();
+  });
+  const line = (pattern: RegExp, from = 0) =>
+    new Promise<string>((resolve, reject) => {
+      const wake = () => {
+        const found = printed.slice(from).find((text) => pattern.test(text));
+        if (found === undefined && !outputEnded) return;
+        waiters.delete(wake);
+        if (found !== undefined) resolve(found);
+        else reject(new Error(`no line matching ${pattern}:\n${printed.join("\n")}`));
+      };
+      waiters.add(wake);
+      wake();
+    });
   const ended = async () => {
     const { code } = await child.status;
     await collected;
@@ -81,11 +90,11 @@ export async function startMainProcess(env: Record<string, string>): Promise<Mai
     return {
       port,
       printed,
+      line,
       stop() {
         child.kill("SIGTERM");
         return ended();
       },
-      waitForLine,
       [Symbol.asyncDispose]: kill,
     };
   } catch (error) {
