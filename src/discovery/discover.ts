@@ -123,6 +123,8 @@ export interface DiscoveryOutcome {
   failure?: FailureKind;
   /** With `not-found` and `known-missing`: when discovery will look again (epoch ms). */
   retryAt?: number;
+  /** With `not-found` and `known-missing`: why nothing was found (URLs without query strings). */
+  reason?: string;
   /** The winning candidate's URL, when one was found. */
   source?: string;
   /** The home page's final URL, when one was fetched. */
@@ -219,7 +221,9 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
         retryMaxMs: config.retryMaxMs,
       });
       log(describeFailure(domain, entry));
-      return { ...base, status: "not-found", failure: failure.kind, retryAt: entry.until };
+      const { until: retryAt, reason } = entry;
+      const why = reason ? { reason } : {};
+      return { ...base, status: "not-found", failure: failure.kind, retryAt, ...why };
     }
     base.why = why;
     const newScore = score(winner.measured);
