@@ -6,8 +6,7 @@
  * `fluid-icon` and `mask-icon`; the icons of the `<link rel="manifest">` (fetched by the caller,
  * parsed by {@link manifestCandidates}); `<meta name="msapplication-TileImage">` and
  * `msapplication-square…logo`; the site's own JSON-LD `logo` (`json_ld_logos.ts`); `og:logo`;
- * microdata `itemprop="logo"` (a `<meta content>`, `<link href>`, `<img src>`, or the first
- * `<img>` inside another element); the conventional `/favicon.ico`, `/favicon.png`,
+ * the site's own microdata `itemprop="logo"` (`microdata_logos.ts`); the conventional `/favicon.ico`, `/favicon.png`,
  * `/apple-touch-icon.png` and `/apple-touch-icon-precomposed.png`; and `og:image`.
  * Relative URLs resolve against the first `<base href>` (itself resolved against the page URL),
  * as browsers do. Only `http:`, `https:` and `data:` URLs are kept; duplicates are dropped.
@@ -17,6 +16,7 @@
  */
 import { Parser } from "htmlparser2";
 import { ownLogos } from "./json_ld_logos.ts";
+import { MicrodataLogos } from "./microdata_logos.ts";
 import { KIND_ORDER } from "./rank.ts";
 
 /** Which kind of declaration a candidate came from. */
@@ -131,8 +131,7 @@ export function extractCandidates(html: string, pageUrl: string, domain?: string
   let baseHref: string | undefined;
   let script: { text: string; jsonLd: boolean } | undefined;
   let depth = 0;
-  /** Depth of an open `itemprop="logo"` element still waiting for its `<img>`. */
-  let logoScope: number | undefined;
+  const microdata = new MicrodataLogos();
   const add = (kind: RawLink["kind"], href: string | undefined, sizes?: string, type?: string) => {
     if (href) links.push({ kind, href, sizes, type });
   };
@@ -140,22 +139,7 @@ export function extractCandidates(html: string, pageUrl: string, domain?: string
   const parser = new Parser({
     onopentag(name, attributes) {
       depth++;
-      const itemprop = (attributes.itemprop ?? "").toLowerCase().split(/\s+/);
-      if (name === "img" && logoScope !== undefined) {
-        add("itemprop-logo", attributes.src);
-        logoScope = undefined;
-      }
-      if (itemprop.includes("logo")) {
-        const href = name === "img"
-          ? attributes.src
-          : name === "meta"
-          ? attributes.content
-          : name === "link"
-          ? attributes.href
-          : undefined;
-        if (href) add("itemprop-logo", href);
-        else if (name !== "img" && name !== "meta") logoScope = depth;
-      }
+      microdata.open(name, attributes, depth);
       if (name === "base" && baseHref === undefined && attributes.href !== undefined) {
         baseHref = attributes.href;
       } else if (name === "link" && attributes.rel && attributes.href) {
@@ -178,7 +162,7 @@ export function extractCandidates(html: string, pageUrl: string, domain?: string
       if (script?.jsonLd && script.text.length < MAX_JSON_LD_BYTES) script.text += text;
     },
     onclosetag(name) {
-      if (logoScope !== undefined && depth <= logoScope) logoScope = undefined;
+      microdata.close(depth);
       depth--;
       if (name === "script" && script) {
         if (script.jsonLd) jsonLd.push(script.text);
@@ -206,6 +190,8 @@ export function extractCandidates(html: string, pageUrl: string, domain?: string
         return CONVENTIONAL_ICONS.map((href) => ({ href, base: pageUrl }));
       case "json-ld":
         return ownLogos(jsonLd, pageUrl, domain).map((href) => ({ href, base: baseUrl }));
+      case "itemprop-logo":
+        return microdata.own(pageUrl, domain).map((href) => ({ href, base: baseUrl }));
       default:
         return links.filter((link) => link.kind === kind).map((link) => ({
           href: link.href,

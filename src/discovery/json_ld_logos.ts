@@ -17,8 +17,8 @@ import { getDomain } from "tldts";
 
 type Node = Record<string, unknown>;
 
-/** `@type`s whose `logo` is the site's own when they match the site. */
-const OWNER_TYPES =
+/** `@type`s (and microdata `itemtype`s) whose `logo` is the site's own when they match the site. */
+export const OWNER_TYPES =
   /(Organization|Organisation|Corporation|Business|Store|Service|WebSite|Brand|Bank|Restaurant|Hotel|Dentist|School|University|Airline)\b/;
 const MAX_REFERENCES = 4;
 
@@ -40,6 +40,37 @@ function topLevel(document: unknown): Node[] {
     if (item["@type"] !== undefined) nodes.push(item);
   }
   return nodes;
+}
+
+/**
+ * Whether an organisation's URL is on the site: `true` or `false` for an absolute `http(s)` URL
+ * (same registrable domain, by tldts, as the page or the discovered `domain`), `undefined` for
+ * anything else (a relative `@id` such as "#organization" says nothing about whose it is).
+ *
+ * @example
+ * ```ts
+ * const onSite = siteMatcher("https://www.acme.test/", "acme.test");
+ * onSite("https://shop.acme.test/about"); // true
+ * onSite("https://other.test/"); // false
+ * onSite("#organization"); // undefined
+ * ```
+ */
+export function siteMatcher(
+  pageUrl: string,
+  domain?: string,
+): (value: string) => boolean | undefined {
+  const own = new Set([getDomain(new URL(pageUrl).hostname), domain && getDomain(domain)]);
+  return (value) => {
+    try {
+      const url = new URL(value);
+      if (url.protocol === "http:" || url.protocol === "https:") {
+        return own.has(getDomain(url.hostname));
+      }
+    } catch {
+      // not an absolute URL
+    }
+    return undefined;
+  };
 }
 
 function types(node: Node): string[] {
@@ -82,19 +113,12 @@ export function ownLogos(documents: string[], pageUrl: string, domain?: string):
     }
     return current;
   };
-  const own = new Set([getDomain(new URL(pageUrl).hostname), domain && getDomain(domain)]);
+  const onSite = siteMatcher(pageUrl, domain);
   const matches = (node: Node): boolean => {
     for (const key of ["url", "@id"]) {
       const value = node[key];
-      if (typeof value !== "string") continue;
-      try {
-        const url = new URL(value);
-        if (url.protocol === "http:" || url.protocol === "https:") {
-          return own.has(getDomain(url.hostname));
-        }
-      } catch {
-        // A relative `@id` ("#organization") says nothing about whose it is.
-      }
+      const verdict = typeof value === "string" ? onSite(value) : undefined;
+      if (verdict !== undefined) return verdict;
     }
     return true;
   };

@@ -59,6 +59,8 @@ Deno.test("rule 4: JSON-LD logo only from the site's own organisation, never an 
     "directory-profile",
     "syndicated-publisher",
     "yoast-graph",
+    "microdata-article-author",
+    "microdata-directory-profile",
   ]);
   for (const { site, pick, outcome } of results) {
     assert.equal(pick, site.expect[0], site.name);
