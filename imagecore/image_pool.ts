@@ -91,8 +91,15 @@ export interface ImagePoolStats {
 export interface ImagePool extends ImageWork, AsyncDisposable {
   /** Resolves once every worker has loaded imagecore (rejects if one could not start). */
   ready(): Promise<void>;
-  /** Runs a `test:` operation (see `image_worker.ts`); for tests of the pool's limits. */
-  runForTests(op: Exclude<ImageOp, "probe" | "transform">, job?: JobOptions): Promise<unknown>;
+  /**
+   * Runs a `test:` operation (see `image_worker.ts`); for tests of the pool's limits. `signal`
+   * releases a `test:hold` once its first Int32 cell is set and notified.
+   */
+  runForTests(
+    op: Exclude<ImageOp, "probe" | "transform">,
+    job?: JobOptions,
+    signal?: SharedArrayBuffer,
+  ): Promise<unknown>;
   /** Counters. */
   stats(): ImagePoolStats;
   /** Rejects waiting jobs, terminates the workers and waits until they have exited. */
@@ -306,7 +313,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       submit({ op: "transform", input, options: transformOptions }, job) as Promise<
         TransformResult
       >,
-    runForTests: (op, job) => submit({ op }, job),
+    runForTests: (op, job, signal) => submit({ op, signal }, job),
     stats: () => ({
       started,
       queued: queue.length,

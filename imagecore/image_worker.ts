@@ -5,9 +5,11 @@
  *
  * The `test:` operations exist so that tests can show the pool's limits acting on a real worker:
  * a job that never returns, one that exhausts the JS heap, one that keeps growing WASM memory,
- * one that traps.
+ * one that traps, one that ends the worker (`test:exit`), and one that holds the worker until the
+ * test releases it (`test:hold`: waits on the job's `signal` until its first cell is not 0).
  * @module
  */
+import process from "node:process";
 import { parentPort } from "node:worker_threads";
 import {
   ImageCoreError,
@@ -27,7 +29,9 @@ export type ImageOp =
   | "test:spin"
   | "test:heap"
   | "test:grow"
-  | "test:trap";
+  | "test:trap"
+  | "test:exit"
+  | "test:hold";
 
 /** A job as posted to the worker. */
 export interface ImageJob {
@@ -39,6 +43,8 @@ export interface ImageJob {
   input?: Uint8Array;
   /** Options of `transform`. */
   options?: TransformOptions;
+  /** `test:hold` waits until the first Int32 cell of this buffer is not 0. */
+  signal?: SharedArrayBuffer;
 }
 
 /** What the worker posts: once `ready`, then one `done` per job. */
@@ -56,7 +62,9 @@ const port = parentPort;
 if (port === null) throw new Error("image_worker.ts runs as a node:worker_threads Worker only");
 
 /** Runs a `test:` operation; never returns for spin, heap and grow. */
-function testOp(op: ImageOp): never {
+function testOp(op: ImageOp, signal?: SharedArrayBuffer): unknown {
+  if (op === "test:hold") return Atomics.wait(new Int32Array(signal!), 0, 0);
+  if (op === "test:exit") process.exit(1);
   if (op === "test:trap") {
     trapForTests();
     throw new Error("trapForTests returned");
@@ -82,7 +90,7 @@ function run(job: ImageJob): unknown {
     case "transform":
       return transform(job.input!, job.options ?? {});
     default:
-      return testOp(job.op);
+      return testOp(job.op, job.signal);
   }
 }
 

@@ -27,6 +27,12 @@ import {
   RESERVED_DESCRIPTORS,
 } from "./server/connection_limits.ts";
 import { type ConnectionServer, serveConnections } from "./server/serve_connections.ts";
+import {
+  MAX_RENDER_WORKERS,
+  RENDER_POOL_CLOSE_TIMEOUT_MS,
+  renderWorkers,
+  startRenderPool,
+} from "./server/render_pool.ts";
 import { storeFileCheck } from "./store/store_identity.ts";
 
 /** Default port when `PORT` is unset. */
@@ -78,6 +84,8 @@ Settings, all read from the environment:
                         ${DEFAULT_HEADERS_TIMEOUT_MS}); else 408 and the connection is closed.
   LOGO_IDLE_TIMEOUT_MS  A keep-alive connection with no request for this many ms (plus about
                         1 s) is closed (default ${DEFAULT_IDLE_TIMEOUT_MS}).
+  LOGO_RENDER_WORKERS   Worker threads that render resized/greyscale/themed logos, 0 to
+                        ${MAX_RENDER_WORKERS} (default: one per core; 0 renders in the serving isolate).
 
 SIGINT or SIGTERM stops it within a few seconds: in-flight requests finish, unspent rate-limit
 quota is given back (given up after ${
@@ -117,6 +125,7 @@ export async function main(): Promise<void> {
   discoveryEnabled(Deno.env.get("LOGO_DISCOVERY"));
   parseConnectTo(Deno.env.get("LOGO_CONNECT_TO"));
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
+  const workers = renderWorkers(Deno.env.get("LOGO_RENDER_WORKERS"));
   const kv = await openKv(location);
   const checkStore = storeFileCheck(location); // the file opened, for /readyz
   const demo = await seedIfEmpty(kv);
@@ -125,7 +134,12 @@ export async function main(): Promise<void> {
     log: safeLog(console.error), // no query string or token in a log line (src/safe_log.ts)
   });
   await discovery?.ready(); // imagecore loaded in the image worker before the first request
-  const app = createApp({ kv, discover: discovery?.discover, checkStore });
+  const renderPool = startRenderPool(workers); // docs/render_pool.md
+  await renderPool?.ready();
+  console.log(workers === 0 ? "Renders run inline." : `Render workers: ${workers}.`);
+  const app = createApp({ kv, discover: discovery?.discover, checkStore, imaging: renderPool });
+  const closeRenderPool = () =>
+    within(renderPool?.close() ?? Promise.resolve(), RENDER_POOL_CLOSE_TIMEOUT_MS);
 
   let stopping: Promise<void> | undefined;
   // Not Deno.serve: no timeouts, and running out of descriptors ends it (serve_connections.ts).
@@ -140,6 +154,7 @@ export async function main(): Promise<void> {
         console.error("KV did not take unspent rate-limit quota back in time; it expires.");
       }
       await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
+      await closeRenderPool();
       kv.close();
     })();
   };
@@ -164,6 +179,7 @@ export async function main(): Promise<void> {
     Deno.removeSignalListener("SIGTERM", stop);
     stopping ??= (async () => {
       await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
+      await closeRenderPool();
       kv.close();
     })();
     await stopping;

@@ -21,6 +21,7 @@
  * ```
  * @module
  */
+import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { createAuthenticator, KEY_CACHE_TTL_MS } from "./authenticate.ts";
 import {
   audienceOf,
@@ -83,6 +84,8 @@ export interface AppDeps {
   log?: Log;
   /** For `/readyz`: whether the store file is still the one opened (`storeFileCheck`). */
   checkStore?: StoreCheck;
+  /** Where cold renders run: the render pool (`src/server/render_pool.ts`); default in process. */
+  imaging?: ImageWork;
 }
 
 /** Counters of a running application. */
@@ -142,7 +145,7 @@ export function createApp(deps: AppDeps): App {
   const variants = new VariantCache<TaggedVariant>({
     maxBytes: deps.variantCacheBytes ?? DEFAULT_VARIANT_CACHE_BYTES,
   });
-  const renderer = createRenderer({ logos, variants, log });
+  const renderer = createRenderer({ logos, variants, log, imaging: deps.imaging });
   const checkHost = createHostCheck();
   const parseRequest = createRequestParser();
   const cachePolicy = createCachePolicy(deps.sharedCacheMaxAgeSeconds);

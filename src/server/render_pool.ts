@@ -1,0 +1,97 @@
+/**
+ * The render pool: the image pool (`imagecore/image_pool.ts`) that runs the request path's cold
+ * renders, so that a render never runs in the isolate that serves requests and a cache hit never
+ * waits behind one.
+ *
+ * - **Size**: `LOGO_RENDER_WORKERS` workers, by default one per core
+ *   (`navigator.hardwareConcurrency`, see {@link defaultRenderWorkers}). `0` renders inline, in
+ *   the serving isolate, as before the pool (small boxes, and the benchmark's "before").
+ * - **Queue**: at most {@link RENDER_QUEUE_PER_WORKER} renders wait per worker; past that a render
+ *   fails with `busy`, which the render step answers `503` with `Retry-After`.
+ * - **Trusted input**: a render's input is one of the service's own stored PNG renditions
+ *   (≤ 1200 px), so the pool runs without the RSS watchdog (`maxJobMemoryBytes: Infinity`); the
+ *   deadline, the heap cap and the recycling of a worker left large stay (docs/render_pool.md
+ *   gives the measured costs).
+ *
+ * @example
+ * ```ts
+ * import { renderWorkers, startRenderPool } from "./render_pool.ts";
+ * const pool = startRenderPool(renderWorkers(Deno.env.get("LOGO_RENDER_WORKERS")));
+ * await pool?.ready();
+ * // createApp({ kv, imaging: pool }) … then at shutdown:
+ * await pool?.close();
+ * ```
+ * @module
+ */
+import { type ImagePool, startImagePool } from "../../imagecore/image_pool.ts";
+
+/** Renders that may wait per worker before `503`: about 100 ms of work at ~1.5 ms a render. */
+export const RENDER_QUEUE_PER_WORKER = 64;
+/** Wall-clock cap of one render once a worker has it, in ms; past it the answer is `503`. */
+export const RENDER_DEADLINE_MS = 2_000;
+/** How long shutdown waits for the render workers to exit. */
+export const RENDER_POOL_CLOSE_TIMEOUT_MS = 1_000;
+/** Most render workers `LOGO_RENDER_WORKERS` may ask for. */
+export const MAX_RENDER_WORKERS = 256;
+
+/**
+ * Default number of render workers on a machine with `cores` logical cores: one per core (at
+ * least 1). The serving isolate shares the cores with them; docs/render_pool.md has the measured
+ * comparison with `cores - 1`.
+ *
+ * @example
+ * ```ts
+ * defaultRenderWorkers(2); // 2
+ * ```
+ */
+export function defaultRenderWorkers(cores: number): number {
+  return Number.isInteger(cores) && cores > 0 ? cores : 1;
+}
+
+/**
+ * Reads `LOGO_RENDER_WORKERS`: unset or empty gives {@link defaultRenderWorkers} of `cores`.
+ *
+ * @throws {RangeError} "Invalid LOGO_RENDER_WORKERS …" unless a whole number from 0 to
+ * {@link MAX_RENDER_WORKERS}.
+ *
+ * @example
+ * ```ts
+ * renderWorkers("0"); // 0: render inline
+ * renderWorkers(undefined, 4); // 4
+ * ```
+ */
+export function renderWorkers(
+  value: string | undefined,
+  cores: number = navigator.hardwareConcurrency,
+): number {
+  const text = value?.trim();
+  if (!text) return defaultRenderWorkers(cores);
+  const workers = Number(text);
+  if (!Number.isInteger(workers) || workers < 0 || workers > MAX_RENDER_WORKERS) {
+    throw new RangeError(
+      `Invalid LOGO_RENDER_WORKERS "${value}": expected a whole number from 0 (render inline) ` +
+        `to ${MAX_RENDER_WORKERS}`,
+    );
+  }
+  return workers;
+}
+
+/**
+ * Starts the render pool of `workers` workers, or nothing for 0 (renders run inline).
+ *
+ * @example
+ * ```ts
+ * const pool = startRenderPool(2);
+ * await pool?.ready();
+ * await pool?.close();
+ * ```
+ */
+export function startRenderPool(workers: number): ImagePool | undefined {
+  if (workers === 0) return undefined;
+  return startImagePool({
+    size: workers,
+    deadlineMs: RENDER_DEADLINE_MS,
+    maxQueue: RENDER_QUEUE_PER_WORKER * workers,
+    maxJobMemoryBytes: Infinity,
+  });
+}
