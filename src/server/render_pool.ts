@@ -35,16 +35,16 @@ export const RENDER_POOL_CLOSE_TIMEOUT_MS = 1_000;
 export const MAX_RENDER_WORKERS = 256;
 
 /**
- * Default number of render workers on a machine with `cores` logical cores: one per core (at
- * least 1). The serving isolate shares the cores with them; docs/render_pool.md has the measured
- * comparison with `cores - 1`.
+ * Default number of image workers on a machine with `cores` logical cores: one per core (at
+ * least 1), for the render pool and for `logo import`. The serving isolate shares the cores with
+ * the render workers; docs/render_pool.md has the measured comparison with other sizes.
  *
  * @example
  * ```ts
  * defaultRenderWorkers(2); // 2
  * ```
  */
-export function defaultRenderWorkers(cores: number): number {
+export function defaultRenderWorkers(cores: number = navigator.hardwareConcurrency): number {
   return Number.isInteger(cores) && cores > 0 ? cores : 1;
 }
 
