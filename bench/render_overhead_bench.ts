@@ -5,14 +5,17 @@
  * 1. the render inline (imagecore in this isolate): 512-px source → 64 px, and → 300 px greyscale;
  * 2. the same through a one-worker pool with the RSS watchdog (the default for untrusted bytes),
  *    and without it (`maxJobMemoryBytes: Infinity`), one job at a time;
- * 3. a bare `node:worker_threads` echo of the source's bytes: copied vs transferred;
+ * 3. a bare `node:worker_threads` echo of the source's bytes: as a `Uint8Array` or as its
+ *    `ArrayBuffer`, copied or transferred;
  * 4. one RSS sample (`Deno.memoryUsage().rss`), which the watchdog takes every 5 ms while a job runs.
  *
- * Medians of `BENCH_ROUNDS` (default 400) rounds each. Usage:
+ * Wall-clock medians of `BENCH_ROUNDS` (default 400) rounds each, and the process's CPU time
+ * (all threads, `process.cpuUsage()`) per round, which a busy machine disturbs less. Usage:
  * `deno run -A bench/render_overhead_bench.ts`
  *
  * @module
  */
+import process from "node:process";
 import { Worker } from "node:worker_threads";
 import { startImagePool } from "../imagecore/image_pool.ts";
 import { transform, type TransformOptions } from "../imagecore/mod.ts";
@@ -25,38 +28,48 @@ const CASES: [string, TransformOptions][] = [
   ["→ 300 px grey", { width: 300, greyscale: true }],
 ];
 
-async function median(run: () => unknown): Promise<number> {
+/** Wall-clock median and mean CPU time (all threads) of one round, both in ms. */
+async function measure(run: () => unknown): Promise<{ wall: number; cpu: number }> {
   for (let i = 0; i < 20; i++) await run(); // warm-up
   const times: number[] = [];
+  const cpuBefore = process.cpuUsage();
   for (let i = 0; i < ROUNDS; i++) {
     const start = performance.now();
     await run();
     times.push(performance.now() - start);
   }
+  const cpu = process.cpuUsage(cpuBefore);
   times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return {
+    wall: times[Math.floor(times.length / 2)],
+    cpu: (cpu.user + cpu.system) / 1000 / ROUNDS,
+  };
+}
+
+async function median(run: () => unknown): Promise<number> {
+  return (await measure(run)).wall;
 }
 
 const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
+const both = (m: { wall: number; cpu: number }) => `${us(m.wall)} wall, ${us(m.cpu)} CPU`;
 console.log(
   `source ${SOURCE.length} bytes (512×512 PNG); ${ROUNDS} rounds; load average ${
     Deno.loadavg().map((n) => n.toFixed(2)).join(" ")
   }`,
 );
 for (const [name, options] of CASES) {
-  const inline = await median(() => transform(SOURCE, options));
+  const inline = await measure(() => transform(SOURCE, options));
   const watched = startImagePool({ size: 1 });
   await watched.ready();
-  const withWatchdog = await median(() => watched.transform(SOURCE, options));
+  const withWatchdog = await measure(() => watched.transform(SOURCE, options));
   await watched.close();
   const lean = startImagePool({ size: 1, maxJobMemoryBytes: Infinity });
   await lean.ready();
-  const withoutWatchdog = await median(() => lean.transform(SOURCE, options));
+  const withoutWatchdog = await measure(() => lean.transform(SOURCE, options));
   await lean.close();
   console.log(
-    `${name}: inline ${us(inline)}; pool with watchdog ${us(withWatchdog)} (+${
-      us(withWatchdog - inline)
-    }); pool without ${us(withoutWatchdog)} (+${us(withoutWatchdog - inline)})`,
+    `${name}: inline ${both(inline)}; pool with watchdog ${both(withWatchdog)}; ` +
+      `pool without ${both(withoutWatchdog)}`,
   );
 }
 
@@ -67,22 +80,34 @@ await Deno.writeTextFile(
 parentPort.on("message", (bytes) => parentPort.postMessage(bytes.length));`,
 );
 const echo = new Worker(new URL(`file://${echoFile}`));
-const roundTrip = (transfer: boolean) =>
+const roundTrip = (message: () => [unknown, ArrayBuffer[]]) =>
   new Promise((resolve) => {
     echo.once("message", resolve);
-    const bytes = transfer ? SOURCE.slice() : SOURCE;
-    const buffer = bytes.buffer as ArrayBuffer;
-    echo.postMessage(bytes, transfer ? [buffer] : []);
+    const [value, transfer] = message();
+    echo.postMessage(value, transfer);
   });
-const copied = await median(() => roundTrip(false));
-const transferred = await median(() => roundTrip(true));
-const sliceOnly = await median(() => SOURCE.slice());
+const viewCopied = await measure(() => roundTrip(() => [SOURCE, []]));
+const viewTransferred = await measure(() =>
+  roundTrip(() => {
+    const bytes = SOURCE.slice();
+    return [bytes, [bytes.buffer as ArrayBuffer]];
+  })
+);
+const bufferCopied = await measure(() => roundTrip(() => [SOURCE.buffer, []]));
+const bufferTransferred = await measure(() =>
+  roundTrip(() => {
+    const buffer = SOURCE.slice().buffer as ArrayBuffer;
+    return [buffer, [buffer]];
+  })
+);
 await echo.terminate();
 await Deno.remove(echoFile);
+console.log(`echo of ${SOURCE.length} bytes through node:worker_threads:`);
+console.log(`  Uint8Array copied ${both(viewCopied)}; transferred ${both(viewTransferred)}`);
 console.log(
-  `echo of ${SOURCE.length} bytes: copied ${us(copied)}; transferred ${
-    us(transferred)
-  } (including the ${us(sliceOnly)} copy that keeps the cached source)`,
+  `  ArrayBuffer copied ${both(bufferCopied)}; transferred ${
+    both(bufferTransferred)
+  } (the pool's way: a copy of the cached source, transferred)`,
 );
 const rss = await median(() => Deno.memoryUsage().rss);
 console.log(

@@ -106,8 +106,19 @@ export interface ImagePool extends ImageWork, AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** A job before it is posted: its input still a view. */
+type QueuedJob = Omit<ImageJob, "id" | "input"> & { input?: Uint8Array };
+
+/** A worker's result with its `bytes` back in a `Uint8Array`. */
+function withBytes(result: unknown): unknown {
+  const bytes = (result as { bytes?: unknown } | undefined)?.bytes;
+  return bytes instanceof ArrayBuffer
+    ? { ...result as object, bytes: new Uint8Array(bytes) }
+    : result;
+}
+
 interface Pending {
-  job: Omit<ImageJob, "id">;
+  job: QueuedJob;
   deadlineMs: number;
   resolve(value: unknown): void;
   reject(error: ImageCoreError): void;
@@ -198,7 +209,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       clearTimeout(job.timer);
       slot.running = undefined;
       if (message.error) job.reject(new ImageCoreError(message.error.code, message.error.message));
-      else job.resolve(message.result);
+      else job.resolve(withBytes(message.result));
       if (message.memoryBytes > recycleAbove) replace(slot);
     }
     dispatch();
@@ -244,7 +255,9 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
         fail(slot, "timeout", `Cannot process image: it took longer than ${pending.deadlineMs} ms`);
       }, pending.deadlineMs);
       slot.running = { ...pending, id, timer, rssAtStart: rss() };
-      slot.worker.postMessage({ ...pending.job, id });
+      // The input's own copy, as a transferred buffer (`ImageJob.input` says why not a view).
+      const input = pending.job.input?.slice().buffer;
+      slot.worker.postMessage({ ...pending.job, input, id }, input ? [input] : []);
     }
     const busy = [...slots].some((s) => s.running);
     if (busy && watch === undefined && Number.isFinite(maxJobMemory)) {
@@ -265,7 +278,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
     }
   }
 
-  function submit(job: Omit<ImageJob, "id">, options: JobOptions = {}): Promise<unknown> {
+  function submit(job: QueuedJob, options: JobOptions = {}): Promise<unknown> {
     if (closed) {
       return Promise.reject(new ImageCoreError("internal", "Cannot process image: pool closed"));
     }
