@@ -9,8 +9,9 @@
  *    `ArrayBuffer`, copied or transferred;
  * 4. one RSS sample (`Deno.memoryUsage().rss`), which the watchdog takes every 5 ms while a job runs.
  *
- * Wall-clock medians of `BENCH_ROUNDS` (default 400) rounds each, and the process's CPU time
- * (all threads, `process.cpuUsage()`) per round, which a busy machine disturbs less. Usage:
+ * Wall-clock medians of `BENCH_ROUNDS` (default 400) rounds each, the process's CPU time (all
+ * threads, `process.cpuUsage()`) per round, and the calling thread's — in the server, the serving
+ * isolate's (`/proc/thread-self/stat`). CPU time moves less than wall time on a busy machine. Usage:
  * `deno run -A bench/render_overhead_bench.ts`
  *
  * @module
@@ -28,22 +29,41 @@ const CASES: [string, TransformOptions][] = [
   ["→ 300 px grey", { width: 300, greyscale: true }],
 ];
 
-/** Wall-clock median and mean CPU time (all threads) of one round, both in ms. */
-async function measure(run: () => unknown): Promise<{ wall: number; cpu: number }> {
+/** CPU time of this thread so far, in ms (10-ms ticks); NaN without /proc. */
+function threadCpuMs(): number {
+  try {
+    const fields = Deno.readTextFileSync("/proc/thread-self/stat").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+interface Measured {
+  /** Median wall-clock time of a round, ms. */
+  wall: number;
+  /** Mean CPU time of a round, all threads, ms. */
+  cpu: number;
+  /** Mean CPU time of a round on this (the calling, "serving") thread, ms. */
+  main: number;
+}
+
+/** Runs `run` `ROUNDS` times, one at a time. */
+async function measure(run: () => unknown): Promise<Measured> {
   for (let i = 0; i < 20; i++) await run(); // warm-up
   const times: number[] = [];
   const cpuBefore = process.cpuUsage();
+  const mainBefore = threadCpuMs();
   for (let i = 0; i < ROUNDS; i++) {
     const start = performance.now();
     await run();
     times.push(performance.now() - start);
   }
   const cpu = process.cpuUsage(cpuBefore);
+  const main = (threadCpuMs() - mainBefore) / ROUNDS;
   times.sort((a, b) => a - b);
-  return {
-    wall: times[Math.floor(times.length / 2)],
-    cpu: (cpu.user + cpu.system) / 1000 / ROUNDS,
-  };
+  const wall = times[Math.floor(times.length / 2)];
+  return { wall, cpu: (cpu.user + cpu.system) / 1000 / ROUNDS, main };
 }
 
 async function median(run: () => unknown): Promise<number> {
@@ -51,7 +71,8 @@ async function median(run: () => unknown): Promise<number> {
 }
 
 const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
-const both = (m: { wall: number; cpu: number }) => `${us(m.wall)} wall, ${us(m.cpu)} CPU`;
+const both = (m: Measured) =>
+  `${us(m.wall)} wall, ${us(m.cpu)} CPU (${us(m.main)} on the calling thread)`;
 console.log(
   `source ${SOURCE.length} bytes (512×512 PNG); ${ROUNDS} rounds; load average ${
     Deno.loadavg().map((n) => n.toFixed(2)).join(" ")
@@ -67,10 +88,10 @@ for (const [name, options] of CASES) {
   await lean.ready();
   const withoutWatchdog = await measure(() => lean.transform(SOURCE, options));
   await lean.close();
-  console.log(
-    `${name}: inline ${both(inline)}; pool with watchdog ${both(withWatchdog)}; ` +
-      `pool without ${both(withoutWatchdog)}`,
-  );
+  console.log(`${name}:`);
+  console.log(`  inline               ${both(inline)}`);
+  console.log(`  pool with watchdog   ${both(withWatchdog)}`);
+  console.log(`  pool without         ${both(withoutWatchdog)}`);
 }
 
 const echoFile = await Deno.makeTempFile({ suffix: ".ts" });

@@ -13,7 +13,9 @@
  * (b) cold-render throughput: wrk, 2 threads, 50 connections, `bench/support/cold_variants.lua`
  *     (scenario 3 of `deno task bench:load`), every request a render.
  *
- * It prints one table. The clients run on the same machine as the server and take CPU from it.
+ * It prints one table, with the server's CPU time per cold request during (b) (from /proc): the
+ * whole process, and its main thread, the serving isolate. CPU time moves less than requests/s
+ * on a busy machine. The clients run on the same machine as the server and take CPU from it.
  *
  * @module
  */
@@ -64,8 +66,20 @@ function statusText(statuses: Record<string, number>): string {
   return Object.entries(statuses).map(([status, n]) => `${status}×${n}`).join(" ");
 }
 
+/** CPU time (user + system) so far, in ms, of a process or of one of its threads; NaN without /proc. */
+function cpuMs(path: string): number {
+  try {
+    const fields = Deno.readTextFileSync(path).split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
+
 interface Row {
   workers: string;
+  /** CPU µs per cold request during the wrk run: the whole process, and its main thread. */
+  cpuUs: { process: number; main: number };
   alone: FixedRateResult;
   loaded: FixedRateResult;
   cold: FixedRateResult;
@@ -107,6 +121,9 @@ if (import.meta.main) {
         fixedRate("hot", HIT_RATE, base, token, domains),
         fixedRate("cold", COLD_RATE, base, token, domains),
       ]);
+      const processStat = `/proc/${server.pid}/stat`;
+      const mainStat = `/proc/${server.pid}/task/${server.pid}/stat`;
+      const before = { process: cpuMs(processStat), main: cpuMs(mainStat) };
       const wrk = await runWrk(`${base}/`, {
         seconds: SECONDS,
         connections: 50,
@@ -114,7 +131,12 @@ if (import.meta.main) {
         script: COLD_SCRIPT,
         env: { BENCH_TOKEN: token, BENCH_DOMAINS: domains.join(",") },
       });
-      rows.push({ workers, alone, loaded, cold, wrk });
+      const perRequest = (now: number, then: number) => (now - then) * 1000 / wrk.requests;
+      const cpuUs = {
+        process: perRequest(cpuMs(processStat), before.process),
+        main: perRequest(cpuMs(mainStat), before.main),
+      };
+      rows.push({ workers, alone, loaded, cold, wrk, cpuUs });
       console.log(`LOGO_RENDER_WORKERS=${workers}: done (exit ${await server.stop()})`);
     }
   } finally {
@@ -123,16 +145,18 @@ if (import.meta.main) {
   const f = (n: number) => n.toFixed(1);
   console.log("");
   console.log(
-    "| LOGO_RENDER_WORKERS | hit p50 / p99 / max ms, alone | hit p50 / p99 / max ms, + 300 renders/s | p99 ratio | cold stream statuses | wrk cold req/s | wrk p99 ms | wrk non-2xx |",
+    "| LOGO_RENDER_WORKERS | hit p50 / p99 / max ms, alone | hit p50 / p99 / max ms, + 300 renders/s | p99 ratio | cold stream statuses | wrk cold req/s | wrk p99 ms | wrk non-2xx | CPU µs/cold req: process / serving thread |",
   );
-  console.log("|---|---|---|---|---|---|---|---|");
-  for (const { workers, alone, loaded, cold, wrk } of rows) {
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const { workers, alone, loaded, cold, wrk, cpuUs } of rows) {
     console.log(
       `| ${workers} | ${f(alone.p50Ms)} / ${f(alone.p99Ms)} / ${f(alone.maxMs)} | ${
         f(loaded.p50Ms)
       } / ${f(loaded.p99Ms)} / ${f(loaded.maxMs)} | ${(loaded.p99Ms / alone.p99Ms).toFixed(2)}× | ${
         statusText(cold.statuses)
-      } | ${wrk.requestsPerSecond.toFixed(0)} | ${f(wrk.p99Ms)} | ${wrk.non2xx} |`,
+      } | ${wrk.requestsPerSecond.toFixed(0)} | ${f(wrk.p99Ms)} | ${wrk.non2xx} | ${
+        cpuUs.process.toFixed(0)
+      } / ${cpuUs.main.toFixed(0)} |`,
     );
   }
   const baseline = rows.find((r) => r.workers === "0");

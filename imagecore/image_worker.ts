@@ -41,8 +41,8 @@ export interface ImageJob {
   op: ImageOp;
   /**
    * Encoded image (for `probe` and `transform`), as a whole `ArrayBuffer`: Deno 2.9's
-   * `node:worker_threads` serialises a `Uint8Array` about 25× slower than its buffer (12 ms
-   * against 0.5 ms of CPU for 56 kB, `bench/render_overhead_bench.ts`).
+   * `node:worker_threads` passes a `Uint8Array` about 40× slower than its buffer (about 14 ms
+   * against 0.3 ms of CPU for 56 kB, `bench/render_overhead_bench.ts`).
    */
   input?: ArrayBuffer;
   /** Options of `transform`. */
