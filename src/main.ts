@@ -29,9 +29,9 @@ import {
 import { type ConnectionServer, serveConnections } from "./server/serve_connections.ts";
 import {
   MAX_RENDER_WORKERS,
-  RENDER_POOL_CLOSE_TIMEOUT_MS,
   renderWorkers,
   startRenderPool,
+  stopRenderPool,
 } from "./server/render_pool.ts";
 import { storeFileCheck } from "./store/store_identity.ts";
 
@@ -138,8 +138,7 @@ export async function main(): Promise<void> {
   await renderPool?.ready();
   console.log(workers === 0 ? "Renders run inline." : `Render workers: ${workers}.`);
   const app = createApp({ kv, discover: discovery?.discover, checkStore, imaging: renderPool });
-  const closeRenderPool = () =>
-    within(renderPool?.close() ?? Promise.resolve(), RENDER_POOL_CLOSE_TIMEOUT_MS);
+  const closeRenderPool = () => stopRenderPool(renderPool); // bounded
 
   let stopping: Promise<void> | undefined;
   // Not Deno.serve: no timeouts, and running out of descriptors ends it (serve_connections.ts).

@@ -15,11 +15,11 @@
  *
  * @example
  * ```ts
- * import { renderWorkers, startRenderPool } from "./render_pool.ts";
+ * import { renderWorkers, startRenderPool, stopRenderPool } from "./render_pool.ts";
  * const pool = startRenderPool(renderWorkers(Deno.env.get("LOGO_RENDER_WORKERS")));
  * await pool?.ready();
  * // createApp({ kv, imaging: pool }) … then at shutdown:
- * await pool?.close();
+ * await stopRenderPool(pool);
  * ```
  * @module
  */
@@ -94,4 +94,34 @@ export function startRenderPool(workers: number): ImagePool | undefined {
     maxQueue: RENDER_QUEUE_PER_WORKER * workers,
     maxJobMemoryBytes: Infinity,
   });
+}
+
+/**
+ * Closes the render pool at shutdown, waiting at most `timeoutMs` for its workers to exit, and
+ * says which it was on `log`: "Render workers stopped." or that they did not stop in time.
+ * Nothing to do (and nothing said) for inline renders.
+ *
+ * @example
+ * ```ts
+ * const pool = startRenderPool(1);
+ * await pool?.ready();
+ * await stopRenderPool(pool); // prints "Render workers stopped."
+ * ```
+ */
+export async function stopRenderPool(
+  pool: ImagePool | undefined,
+  log: (line: string) => void = console.log,
+  timeoutMs: number = RENDER_POOL_CLOSE_TIMEOUT_MS,
+): Promise<void> {
+  if (pool === undefined) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => timer = setTimeout(resolve, timeoutMs, false));
+  const closed = pool.close().then(() => true, () => true);
+  const stopped = await Promise.race([closed, late]);
+  clearTimeout(timer);
+  log(
+    stopped
+      ? "Render workers stopped."
+      : `Render workers did not stop within ${timeoutMs} ms; exiting without them.`,
+  );
 }

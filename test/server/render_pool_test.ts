@@ -13,7 +13,9 @@ import {
   RENDER_QUEUE_PER_WORKER,
   renderWorkers,
   startRenderPool,
+  stopRenderPool,
 } from "../../src/server/render_pool.ts";
+import type { ImagePool } from "../../imagecore/image_pool.ts";
 import { seedIfEmpty } from "../../src/store/seed.ts";
 import { flatImage } from "../support/images.ts";
 import { startMainProcess } from "../support/main_process.ts";
@@ -52,6 +54,21 @@ Deno.test("render pool: 0 workers means inline; N workers queue N × the per-wor
   for (const facts of await Promise.all(waiting)) assert.equal(facts.width, 40);
 });
 
+Deno.test("render pool: stopping is bounded even when a worker cannot be ended in time", async () => {
+  const said: string[] = [];
+  await stopRenderPool(undefined, (line) => said.push(line));
+  assert.equal(said.length, 0, "inline renders: nothing to stop");
+  const stuck = { close: () => new Promise<void>(() => {}) } as unknown as ImagePool;
+  await stopRenderPool(stuck, (line) => said.push(line), 50);
+  assert.deepEqual(said, ["Render workers did not stop within 50 ms; exiting without them."]);
+  const pool = startRenderPool(1)!;
+  await pool.ready();
+  const held = pool.runForTests("test:hold", { deadlineMs: 60_000 }, new SharedArrayBuffer(4));
+  await stopRenderPool(pool, (line) => said.push(line));
+  assert.equal(said.at(-1), "Render workers stopped.");
+  await assert.rejects(held, /pool closed/);
+});
+
 Deno.test("render pool: close ends a held render as 'pool closed', a 503 for the client", async () => {
   const pool = startRenderPool(2)!;
   await pool.ready();
@@ -84,6 +101,12 @@ Deno.test("render pool: the server renders with its workers and stops on SIGTERM
   assert.equal(response.headers.get("x-logo-width"), "40");
   await response.body?.cancel();
   assert.equal(await server.stop(), 0);
+  const stopping = server.printed.indexOf("Stopping…");
+  assert.ok(stopping >= 0, server.printed.join("\n"));
+  assert.ok(
+    server.printed.indexOf("Render workers stopped.") > stopping,
+    `the pool was not closed at shutdown:\n${server.printed.join("\n")}`,
+  );
   await Deno.remove(dir, { recursive: true });
 });
 
