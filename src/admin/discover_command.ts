@@ -2,7 +2,7 @@
  * `deno task admin logo discover DOMAIN [--force]`: runs discovery for one domain now and prints
  * its outcome as JSON (status, the winning source URL, and every candidate tried with what it
  * turned out to be). `--force` ignores the "no logo found" memory and the refresh age, and
- * replaces even an operator's logo. Honours `LOGO_CONNECT_TO`. Exit status 0 when a logo is
+ * replaces even an operator's logo. Honours `LOGO_CONNECT_TO` and `LOGO_DNS_SERVER`. Exit status 0 when a logo is
  * stored (found, kept or already fresh), 1 when none was found.
  *
  * @module
@@ -13,6 +13,7 @@ import { parseCommandArgs, UsageError } from "./usage.ts";
 import { normalizeDomain } from "../sdk/domain.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { LogoStore } from "../store/logo_store.ts";
+import { type NameServer, parseDnsServer } from "../discovery/bimi.ts";
 import { type ConnectToMap, parseConnectTo } from "../discovery/connect_to.ts";
 import { createDiscovery, type DiscoveryConfig } from "../discovery/discover.ts";
 import { IMAGE_DEADLINE_MS } from "../discovery/measure_image.ts";
@@ -21,6 +22,8 @@ import { IMAGE_DEADLINE_MS } from "../discovery/measure_image.ts";
 export interface DiscoverCommandEnv {
   /** The `LOGO_CONNECT_TO` value. */
   connectTo?: string;
+  /** The `LOGO_DNS_SERVER` value. */
+  dnsServer?: string;
   /** Further discovery settings (tests inject a resolver or a small budget). */
   config?: Partial<DiscoveryConfig>;
 }
@@ -32,7 +35,10 @@ export interface DiscoverCommandEnv {
  */
 export function parseDiscoverCommand(
   args: string[],
-  env: DiscoverCommandEnv = { connectTo: Deno.env.get("LOGO_CONNECT_TO") },
+  env: DiscoverCommandEnv = {
+    connectTo: Deno.env.get("LOGO_CONNECT_TO"),
+    dnsServer: Deno.env.get("LOGO_DNS_SERVER"),
+  },
 ): AdminCommand {
   const parsed = parseCommandArgs("logo discover", args, ["DOMAIN"], {
     force: { type: "boolean" },
@@ -43,8 +49,10 @@ export function parseDiscoverCommand(
     throw new UsageError(`logo discover: invalid domain "${input}" (expected e.g. example.com)`);
   }
   let connectTo: ConnectToMap;
+  let dnsServer: NameServer | undefined;
   try {
     connectTo = parseConnectTo(env.connectTo);
+    dnsServer = parseDnsServer(env.dnsServer);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -58,6 +66,7 @@ export function parseDiscoverCommand(
         kv: context.kv,
         store: new LogoStore(context.kv, { imaging }),
         connectTo,
+        dnsServer,
         ...env.config,
         imaging,
       });

@@ -4,7 +4,8 @@
  * waits behind one.
  *
  * - **Size**: `LOGO_RENDER_WORKERS` workers, by default one per core
- *   (`navigator.hardwareConcurrency`, see {@link defaultRenderWorkers}). `0` renders inline, in
+ *   (`navigator.hardwareConcurrency`) divided among the `LOGO_PROCESSES` server processes (see
+ *   {@link defaultRenderWorkers}). `0` renders inline, in
  *   the serving isolate, as before the pool (small boxes, and the benchmark's "before").
  * - **Queue**: at most {@link RENDER_QUEUE_PER_WORKER} renders wait per worker; past that a render
  *   fails with `busy`, which the render step answers `503` with `Retry-After`.
@@ -35,21 +36,28 @@ export const RENDER_POOL_CLOSE_TIMEOUT_MS = 1_000;
 export const MAX_RENDER_WORKERS = 256;
 
 /**
- * Default number of image workers on a machine with `cores` logical cores: one per core (at
- * least 1), for the render pool and for `logo import`. The serving isolate shares the cores with
- * the render workers; docs/render_pool.md has the measured comparison with other sizes.
+ * Default number of image workers on a machine with `cores` logical cores shared by `processes`
+ * server processes (`LOGO_PROCESSES`): the cores divided among the processes, rounded, at least
+ * 1 — one per core for one process. Used for the render pool and for `logo import`.
+ * docs/render_pool.md has the measured comparison of sizes.
  *
  * @example
  * ```ts
  * defaultRenderWorkers(2); // 2
+ * defaultRenderWorkers(8, 4); // 2 per process
  * ```
  */
-export function defaultRenderWorkers(cores: number = navigator.hardwareConcurrency): number {
-  return Number.isInteger(cores) && cores > 0 ? cores : 1;
+export function defaultRenderWorkers(
+  cores: number = navigator.hardwareConcurrency,
+  processes = 1,
+): number {
+  if (!Number.isInteger(cores) || cores < 1) return 1;
+  return Math.max(1, Math.round(cores / Math.max(1, processes)));
 }
 
 /**
- * Reads `LOGO_RENDER_WORKERS`: unset or empty gives {@link defaultRenderWorkers} of `cores`.
+ * Reads `LOGO_RENDER_WORKERS`: unset or empty gives {@link defaultRenderWorkers} of `cores` and
+ * `processes`.
  *
  * @throws {RangeError} "Invalid LOGO_RENDER_WORKERS …" unless a whole number from 0 to
  * {@link MAX_RENDER_WORKERS}.
@@ -63,9 +71,10 @@ export function defaultRenderWorkers(cores: number = navigator.hardwareConcurren
 export function renderWorkers(
   value: string | undefined,
   cores: number = navigator.hardwareConcurrency,
+  processes = 1,
 ): number {
   const text = value?.trim();
-  if (!text) return defaultRenderWorkers(cores);
+  if (!text) return defaultRenderWorkers(cores, processes);
   const workers = Number(text);
   if (!Number.isInteger(workers) || workers < 0 || workers > MAX_RENDER_WORKERS) {
     throw new RangeError(

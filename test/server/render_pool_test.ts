@@ -22,13 +22,17 @@ import { startMainProcess } from "../support/main_process.ts";
 
 const LOGO = flatImage(40, 20, [0, 0, 255, 255]);
 
-Deno.test("render pool: LOGO_RENDER_WORKERS, or one worker per core", () => {
+Deno.test("render pool: LOGO_RENDER_WORKERS, or the cores divided among the processes", () => {
   assert.equal(renderWorkers(undefined, 4), 4);
   assert.equal(renderWorkers("  ", 2), 2);
   assert.equal(renderWorkers("0", 8), 0);
   assert.equal(renderWorkers(" 3 ", 8), 3);
   assert.equal(renderWorkers(String(MAX_RENDER_WORKERS), 8), MAX_RENDER_WORKERS);
   assert.equal(defaultRenderWorkers(1), 1);
+  assert.equal(renderWorkers(undefined, 8, 4), 2, "cores divided among LOGO_PROCESSES");
+  assert.equal(renderWorkers(undefined, 2, 2), 1);
+  assert.equal(renderWorkers(undefined, 2, 4), 1, "at least one per process");
+  assert.equal(renderWorkers("3", 2, 2), 3, "the setting wins");
   assert.equal(defaultRenderWorkers(0), 1, "an unknown core count still gets a worker");
   for (const bad of ["-1", "1.5", "two", "1e3", String(MAX_RENDER_WORKERS + 1)]) {
     assert.throws(
