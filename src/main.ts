@@ -170,7 +170,13 @@ export async function main(): Promise<void> {
   const renderPool = startRenderPool(workers); // docs/render_pool.md
   await renderPool?.ready();
   console.log(workers === 0 ? "Renders run inline." : `Render workers: ${workers}.`);
-  const app = createApp({ kv, discover: discovery?.discover, checkStore, observer, imaging: renderPool });
+  const app = createApp({
+    kv,
+    discover: discovery?.discover,
+    checkStore,
+    observer,
+    imaging: renderPool,
+  });
   const closeRenderPool = () => stopRenderPool(renderPool); // bounded
 
   let stopping: Promise<void> | undefined;
