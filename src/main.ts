@@ -32,6 +32,12 @@ import { type ConnectionServer, serveConnections } from "./server/serve_connecti
 import { parseProcessCount, PROCESS_INDEX_VARIABLE } from "./server/process_count.ts";
 import { supervise } from "./server/processes.ts";
 import { supervisedChild } from "./server/supervised_child.ts";
+import {
+  MAX_RENDER_WORKERS,
+  renderWorkers,
+  startRenderPool,
+  stopRenderPool,
+} from "./server/render_pool.ts";
 import { storeFileCheck } from "./store/store_identity.ts";
 import { hostnameError, parseHostname, urlHost } from "./server/listen_address.ts";
 
@@ -101,6 +107,9 @@ Settings, all read from the environment:
   LOGO_PROCESSES        Server processes sharing PORT (Linux), each with its own caches over
                         the one store: 1 (default), a number up to 64, or auto (one per core).
                         Above 1 a supervisor starts them, replaces one that dies, stops them all.
+  LOGO_RENDER_WORKERS   Worker threads per process that render resized, greyscale or themed
+                        logos, 0 to ${MAX_RENDER_WORKERS} (default: the cores divided among
+                        LOGO_PROCESSES, at least 1; 0 renders in the serving isolate).
 
 SIGINT or SIGTERM stops it within a few seconds: in-flight requests finish, unspent rate-limit
 quota is given back (given up after ${
@@ -144,6 +153,11 @@ export async function main(): Promise<void> {
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
   const observer = createObserver({ settings: readObserveSettings((name) => Deno.env.get(name)) });
   const supervised = supervisedChild((name) => Deno.env.get(name)); // one of LOGO_PROCESSES
+  const workers = renderWorkers(
+    Deno.env.get("LOGO_RENDER_WORKERS"),
+    navigator.hardwareConcurrency,
+    parseProcessCount(Deno.env.get("LOGO_PROCESSES"), navigator.hardwareConcurrency),
+  );
   const kv = await openKv(location);
   const checkStore = storeFileCheck(location); // the file opened, for /readyz
   const demo = await seedIfEmpty(kv);
@@ -153,7 +167,17 @@ export async function main(): Promise<void> {
     onDiscovery: observer.metrics?.discovery, // the discovery latency histogram
   });
   await discovery?.ready(); // imagecore loaded in the image worker before the first request
-  const app = createApp({ kv, discover: discovery?.discover, checkStore, observer });
+  const renderPool = startRenderPool(workers); // docs/render_pool.md
+  await renderPool?.ready();
+  console.log(workers === 0 ? "Renders run inline." : `Render workers: ${workers}.`);
+  const app = createApp({
+    kv,
+    discover: discovery?.discover,
+    checkStore,
+    observer,
+    imaging: renderPool,
+  });
+  const closeRenderPool = () => stopRenderPool(renderPool); // bounded
 
   let stopping: Promise<void> | undefined;
   // Not Deno.serve: no timeouts, and running out of descriptors ends it (serve_connections.ts).
@@ -171,6 +195,7 @@ export async function main(): Promise<void> {
         console.error("KV did not take unspent rate-limit quota back in time; it expires.");
       }
       await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
+      await closeRenderPool();
       kv.close();
     })();
   };
@@ -195,6 +220,7 @@ export async function main(): Promise<void> {
     Deno.removeSignalListener("SIGTERM", stop);
     stopping ??= (async () => {
       await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
+      await closeRenderPool();
       kv.close();
     })();
     await stopping;

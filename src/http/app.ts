@@ -23,6 +23,7 @@
  * ```
  * @module
  */
+import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { createAuthenticator, KEY_CACHE_TTL_MS } from "./authenticate.ts";
 import {
   audienceOf,
@@ -95,6 +96,8 @@ export interface AppDeps {
   checkStore?: StoreCheck;
   /** Access log, metrics (`GET /metrics`) and step spans (`src/observe/`); default all off. */
   observer?: RequestObserver;
+  /** Where cold renders run: the render pool (`src/server/render_pool.ts`); default in process. */
+  imaging?: ImageWork;
 }
 
 /** Counters of a running application. */
@@ -161,7 +164,7 @@ export function createApp(deps: AppDeps): App {
   const variants = new VariantCache<TaggedVariant>({
     maxBytes: deps.variantCacheBytes ?? DEFAULT_VARIANT_CACHE_BYTES,
   });
-  const renderer = createRenderer({ logos, variants, log });
+  const renderer = createRenderer({ logos, variants, log, imaging: deps.imaging });
   const checkHost = createHostCheck();
   const parseRequest = createRequestParser();
   const cachePolicy = createCachePolicy(deps.sharedCacheMaxAgeSeconds);

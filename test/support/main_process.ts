@@ -21,6 +21,8 @@ const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 export interface MainProcess extends AsyncDisposable {
   /** The port it listens on. */
   readonly port: number;
+  /** Its process id (its main thread's id too, for `/proc/PID/task/PID/stat`). */
+  readonly pid: number;
   /** Every line printed so far, stdout and stderr interleaved as they arrive. */
   readonly printed: string[];
   /**
@@ -89,6 +91,7 @@ export async function startMainProcess(env: Record<string, string>): Promise<Mai
     ]);
     return {
       port,
+      pid: child.pid,
       printed,
       line,
       stop() {
