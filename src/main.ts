@@ -151,7 +151,11 @@ export async function main(): Promise<void> {
   parseConnectTo(Deno.env.get("LOGO_CONNECT_TO"));
   parseDnsServer(Deno.env.get("LOGO_DNS_SERVER"));
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
-  const observer = createObserver({ settings: readObserveSettings((name) => Deno.env.get(name)) });
+  const observer = createObserver({
+    settings: readObserveSettings((name) => Deno.env.get(name)),
+    // read when /metrics is scraped, after the pool below has started
+    queueDepth: () => renderPool?.stats().queued ?? 0,
+  });
   const supervised = supervisedChild((name) => Deno.env.get(name)); // one of LOGO_PROCESSES
   const workers = renderWorkers(
     Deno.env.get("LOGO_RENDER_WORKERS"),
