@@ -24,7 +24,9 @@ function refusedWith(code: ImageCoreErrorCode, message?: RegExp) {
 Deno.test("image pool: a job's deadline starts when a ready worker takes it, not while loading", async () => {
   // Submitted before the worker has even loaded imagecore (type-checked and compiled on a first
   // run): a per-call Worker counted that loading against the deadline and timed out.
-  await using pool = startImagePool({ deadlineMs: 300 });
+  // 1 s: far below loading on a first run, far above the render on a loaded 2-core machine
+  // (300 ms timed out there under a parallel test run with other work).
+  await using pool = startImagePool({ deadlineMs: 1_000 });
   const out = await pool.transform(SVG, { width: 40 });
   assert.deepEqual([out.width, out.height, out.format], [40, 20, "png"]);
   assert.equal(pool.stats().started, 1);
