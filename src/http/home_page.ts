@@ -74,7 +74,7 @@ export interface HomePage {
   answer(method: string, url: string, ifNoneMatch: string | null): Response | undefined;
   /** The page's bytes. */
   readonly body: Uint8Array;
-  /** The page's headers on a `200` (its `304` sends the same but `Content-Type`/`Length`). */
+  /** The page's headers on a `200` (its `304` sends the same without `Content-Type`/`Length`). */
   readonly headers: Readonly<Record<string, string>>;
 }
 
