@@ -217,6 +217,7 @@ export async function main(): Promise<void> {
     if (demo !== null) {
       console.log(`${demo.created ? "Created a demo key and logos." : "Demo key:"} Try:`);
       console.log(`  ${base}${demo.path}`);
+      console.log(`  or paste the key into the page at ${base}/`);
     }
     supervised?.ready(server.addr.port);
   } catch (error) {

@@ -6,8 +6,9 @@
  * (`request_target.ts`) → parse the request target (`request_options.ts`) → authenticate
  * (`authenticate.ts`, then `key_restrictions.ts`) → limit (`limit_request.ts`) → resolve
  * (`resolve_logo.ts`) → render (`render_variant.ts`) → respond (`respond.ts`). One `catch` turns an `HttpError` into its answer and anything else into a
- * logged 500 (at a bounded rate). `/healthz` and `/readyz` (`readiness.ts`), and `/metrics` when
- * `AppDeps.observer` has it on, are answered before the parse step. The observer is told each step
+ * logged 500 (at a bounded rate). `/healthz` and `/readyz` (`readiness.ts`), `/metrics` when
+ * `AppDeps.observer` has it on, and the page at `/` (`home_page.ts`) are answered before the parse
+ * step. The observer is told each step
  * and each answer (access log, metrics, spans: `src/observe/`).
  *
  * @example
@@ -33,6 +34,7 @@ import {
 } from "./cache_policy.ts";
 import { ALLOWED_METHODS, preflight } from "./cors.ts";
 import { HttpError } from "../http_error.ts";
+import { createHomePage } from "./home_page.ts";
 import { checkKeyRestrictions } from "./key_restrictions.ts";
 import { limitRequest } from "./limit_request.ts";
 import {
@@ -169,6 +171,7 @@ export function createApp(deps: AppDeps): App {
   const parseRequest = createRequestParser();
   const cachePolicy = createCachePolicy(deps.sharedCacheMaxAgeSeconds);
   const probes = createProbes({ kv, checkStore: deps.checkStore, log });
+  const homePage = createHomePage();
   const observer = deps.observer ?? NO_OBSERVER;
   // Unexpected errors are logged at a bounded rate (src/observe/bounded_log.ts).
   const errorLog = createBoundedLog({ log, clock });
@@ -191,7 +194,7 @@ export function createApp(deps: AppDeps): App {
       keyId: undefined,
       outcome: "none",
       bytes: undefined,
-      // Until a credential is known, an answer depends on the URL alone (a 404 for `/`).
+      // Until a credential is known, an answer depends on the URL alone (a 404 for `/api`).
       audience: "shared",
       cachePolicy,
     };
@@ -220,6 +223,9 @@ export function createApp(deps: AppDeps): App {
       // `/metrics` (when LOGO_METRICS_TOKEN is set): no dot either; never counted or cached
       const scrape = observer.answer(request);
       if (scrape !== undefined) return await scrape;
+      // `/`: the page (home_page.ts); never authenticated or counted
+      const page = homePage.answer(method, request.url, request.headers.get("if-none-match"));
+      if (page !== undefined) return page;
       // 1 parse
       observation.step("parse");
       const parsed = parseRequest(request);

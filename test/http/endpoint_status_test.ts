@@ -86,9 +86,9 @@ Deno.test("a domain without a logo answers 404 Logo not found", async () => {
   );
 });
 
-Deno.test("the root path and paths that are not a domain answer 404 Not found", async () => {
+Deno.test("paths that are not a domain answer 404 Not found (/ is the page)", async () => {
   await using server = await startTestApp();
-  for (const path of ["/", "/api/v1/logos", "/.well-known/security.txt", "/static/x/y.png"]) {
+  for (const path of ["/api/v1/logos", "/.well-known/security.txt", "/static/x/y.png"]) {
     const result = await server.exchange(`${server.url}${path}?token=${server.publishableKey}`);
     assertPlainError(result, 404, "Not found");
     assert.equal(result.headers.get("cache-control"), "public, max-age=60");

@@ -80,6 +80,10 @@ function problem(entry: CorpusEntry, result: RawResult): string | undefined {
     }
     const type = result.headers.get("content-type");
     if (entry.body !== "" && type !== "text/plain; charset=utf-8") return `content-type ${type}`;
+  } else if ("page" in entry.body) {
+    const type = result.headers.get("content-type");
+    if (type !== entry.body.page) return `content-type: expected ${entry.body.page}, got ${type}`;
+    if (!result.text.startsWith("<!doctype html>")) return `body is not the page: ${got}`;
   } else {
     const type = result.headers.get("content-type");
     if (type !== entry.body.image) return `content-type: expected ${entry.body.image}, got ${type}`;

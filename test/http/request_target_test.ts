@@ -113,8 +113,9 @@ Deno.test("absolute-form targets: the path and query are read, the authority ign
   const cases: [string, number, string | null][] = [
     [`http://example.org/example.com?token=${token}`, 200, "example.com"],
     [`https://evil.example:99999/example.com?token=${token}`, 200, "example.com"],
-    [`http://example.com?token=${token}`, 404, null],
-    [`http://example.com`, 404, null],
+    // an empty path is `/`: the page (src/http/home_page.ts), whatever the authority says
+    [`http://example.com?token=${token}`, 200, null],
+    [`http://example.com`, 200, null],
   ];
   for (const [target, status, domain] of cases) {
     const result = await rawExchange(
