@@ -19,7 +19,8 @@
  *   --store KIND         file, denokv or both (GROWTH_STORE, default file)
  *   --seconds N          seconds per lookup run (BENCH_SECONDS, default 10)
  *   --size N             the non-default size requested (default 64)
- *   --variant-cache-mb N the server's rendered-variant budget (default: the server's, 64 MiB)
+ *   --variant-cache-mb N[,N…] the server's rendered-variant budget; with several, the lookups
+ *                        run once per budget, each on a fresh server (default: the server's, 64 MiB)
  *   --record-ttl-ms N    the server's logo-record cache TTL (default: the server's, 5000)
  *   --keep               keep the store directory (printed) instead of deleting it
  *
@@ -74,10 +75,9 @@ if (!stores.every((s) => s === "file" || s === "denokv")) {
   console.error(`Invalid --store "${values.store}": expected file, denokv or both`);
   Deno.exit(2);
 }
-const serverArgs = [
-  ...(values["variant-cache-mb"] ? ["--variant-cache-mb", values["variant-cache-mb"]] : []),
-  ...(values["record-ttl-ms"] ? ["--record-ttl-ms", values["record-ttl-ms"]] : []),
-];
+/** Variant-cache budgets to serve with, one server each (undefined: the server's default). */
+const variantBudgets = values["variant-cache-mb"]?.split(",") ?? [undefined];
+const ttlArgs = values["record-ttl-ms"] ? ["--record-ttl-ms", values["record-ttl-ms"]] : [];
 if (!await hasWrk()) {
   console.error("wrk is not installed (Debian/Ubuntu: apt-get install wrk)");
   Deno.exit(1);
@@ -148,26 +148,32 @@ async function measureStore(kind: string): Promise<StoreResult> {
     const disk = await sqliteFileSize(sqlitePath);
     if (engine) engine = await startDenoKv(sqlitePath, TOKEN);
 
-    server = await GrowthServer.start(env(), serverArgs);
-    console.log(
-      `[${kind}] serving: variant cache ${
-        (server.variantCacheBytes / 1048576).toFixed(0)
-      } MiB, record cache TTL ${server.recordTtlMs} ms; wrk 2 threads, 50 connections`,
-    );
     const lookups: { name: string; run: LookupRun }[] = [];
-    for (const [name, query] of [["default (128)", ""], [`size=${size}`, `&size=${size}`]]) {
-      const run = await server.measure({
-        token,
-        seed,
-        count,
-        query,
-        seconds,
-        enginePid: engine?.pid,
-      });
-      console.log(`  ${name}: ${run.requestsPerSecond.toFixed(0)} req/s (load ${loadAverage()})`);
-      lookups.push({ name, run });
+    let rss = 0;
+    for (const budget of variantBudgets) {
+      const args = [...(budget ? ["--variant-cache-mb", budget] : []), ...ttlArgs];
+      server = await GrowthServer.start(env(), args);
+      const mib = (server.variantCacheBytes / 1048576).toFixed(0);
+      console.log(
+        `[${kind}] serving: variant cache ${mib} MiB, record cache TTL ${server.recordTtlMs} ms; ` +
+          "wrk 2 threads, 50 connections",
+      );
+      for (const [name, query] of [["default (128)", ""], [`size=${size}`, `&size=${size}`]]) {
+        const run = await server.measure({
+          token,
+          seed,
+          count,
+          query,
+          seconds,
+          enginePid: engine?.pid,
+        });
+        console.log(`  ${name}: ${run.requestsPerSecond.toFixed(0)} req/s (load ${loadAverage()})`);
+        lookups.push({ name: `${name}, ${mib} MiB`, run });
+      }
+      rss = (await server.stats()).rss;
+      await server.stop();
+      server = undefined;
     }
-    const { rss } = await server.stats();
     return {
       kind,
       imported,
