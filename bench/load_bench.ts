@@ -28,7 +28,7 @@ const THREADS = 2;
 const LOGOS = 20;
 
 /** What bench_server.ts prints when listening. */
-interface ServerInfo {
+export interface ServerInfo {
   port: number;
   pid: number;
   hotToken: string;
@@ -47,7 +47,7 @@ interface ServerStats {
 }
 
 /** A child process that speaks JSON lines on stdout and takes commands on stdin. */
-class Child {
+export class Child {
   readonly #process: Deno.ChildProcess;
   readonly #lines: AsyncIterator<string>;
   readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
@@ -98,19 +98,20 @@ async function* jsonLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<st
 }
 
 /**
- * The V8 flags `deno task start` passes (`--v8-flags=…` in deno.json's `start` task), so the
- * benchmark's server runs with the same heap settings as the real one.
+ * The V8 flags `deno task start` passes (`DENO_V8_FLAGS=…` or `--v8-flags=…` in deno.json's
+ * `start` task), so the benchmark's server runs with the same heap settings as the real one.
  */
-async function startTaskV8Flags(): Promise<string[]> {
+export async function startTaskV8Flags(): Promise<string[]> {
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
   const start: string = config.tasks?.start ?? "";
-  return start.split(/\s+/).filter((word) => word.startsWith("--v8-flags="))
-    .flatMap((word) => word.slice("--v8-flags=".length).split(","))
+  const prefix = /^(DENO_V8_FLAGS=|--v8-flags=)/;
+  return start.split(/\s+/).filter((word) => prefix.test(word))
+    .flatMap((word) => word.replace(prefix, "").split(","))
     .filter((flag) => flag !== "");
 }
 
 /** CPU time (user + system) a process has used so far, in ms; NaN where /proc is missing. */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   try {
     const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
     return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
@@ -120,11 +121,12 @@ function cpuMs(pid: number): number {
 }
 
 /** A wrk run plus the server's CPU time per request during it. */
-interface Measured extends WrkResult {
+export interface Measured extends WrkResult {
   cpuUsPerRequest: number;
 }
 
-async function measure(pid: number, url: string, options: WrkOptions): Promise<Measured> {
+/** Runs wrk against `url` and reads process `pid`'s CPU time around it. */
+export async function measure(pid: number, url: string, options: WrkOptions): Promise<Measured> {
   const before = cpuMs(pid);
   const result = await runWrk(url, options);
   const cpuUsPerRequest = (cpuMs(pid) - before) * 1000 / Math.max(1, result.requests);
@@ -132,7 +134,7 @@ async function measure(pid: number, url: string, options: WrkOptions): Promise<M
 }
 
 /** Two rounds as one: summed requests and errors, mean rate, latencies and CPU per request. */
-function combine(rounds: Measured[]): Measured {
+export function combine(rounds: Measured[]): Measured {
   const mean = (pick: (r: Measured) => number) =>
     rounds.reduce((sum, r) => sum + pick(r), 0) / rounds.length;
   const sum = (pick: (r: Measured) => number) => rounds.reduce((total, r) => total + pick(r), 0);
@@ -147,7 +149,8 @@ function combine(rounds: Measured[]): Measured {
   };
 }
 
-function row(name: string, r: Measured): string {
+/** One row of the printed table. */
+export function row(name: string, r: Measured): string {
   const cpu = Number.isNaN(r.cpuUsPerRequest) ? "n/a" : r.cpuUsPerRequest.toFixed(1);
   return `| ${name.padEnd(36)} | ${r.requestsPerSecond.toFixed(0).padStart(8)} | ${
     r.p50Ms.toFixed(2).padStart(7)

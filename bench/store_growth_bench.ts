@@ -155,7 +155,8 @@ async function measureStore(kind: string): Promise<StoreResult> {
       server = await GrowthServer.start(env(), args);
       const mib = (server.variantCacheBytes / 1048576).toFixed(0);
       console.log(
-        `[${kind}] serving: variant cache ${mib} MiB, record cache TTL ${server.recordTtlMs} ms; ` +
+        `[${kind}] serving: variant cache ${mib} MiB, record cache TTL ${server.recordTtlMs} ms, ` +
+          `${server.renderWorkers} render workers; ` +
           "wrk 2 threads, 50 connections",
       );
       for (const [name, query] of [["default (128)", ""], [`size=${size}`, `&size=${size}`]]) {

@@ -91,16 +91,34 @@ export interface ImagePoolStats {
 export interface ImagePool extends ImageWork, AsyncDisposable {
   /** Resolves once every worker has loaded imagecore (rejects if one could not start). */
   ready(): Promise<void>;
-  /** Runs a `test:` operation (see `image_worker.ts`); for tests of the pool's limits. */
-  runForTests(op: Exclude<ImageOp, "probe" | "transform">, job?: JobOptions): Promise<unknown>;
+  /**
+   * Runs a `test:` operation (see `image_worker.ts`); for tests of the pool's limits. `signal`
+   * releases a `test:hold` once its first Int32 cell is set and notified.
+   */
+  runForTests(
+    op: Exclude<ImageOp, "probe" | "transform">,
+    job?: JobOptions,
+    signal?: SharedArrayBuffer,
+  ): Promise<unknown>;
   /** Counters. */
   stats(): ImagePoolStats;
   /** Rejects waiting jobs, terminates the workers and waits until they have exited. */
   close(): Promise<void>;
 }
 
+/** A job before it is posted: its input still a view. */
+type QueuedJob = Omit<ImageJob, "id" | "input"> & { input?: Uint8Array };
+
+/** A worker's result with its `bytes` back in a `Uint8Array`. */
+function withBytes(result: unknown): unknown {
+  const bytes = (result as { bytes?: unknown } | undefined)?.bytes;
+  return bytes instanceof ArrayBuffer
+    ? { ...result as object, bytes: new Uint8Array(bytes) }
+    : result;
+}
+
 interface Pending {
-  job: Omit<ImageJob, "id">;
+  job: QueuedJob;
   deadlineMs: number;
   resolve(value: unknown): void;
   reject(error: ImageCoreError): void;
@@ -191,7 +209,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       clearTimeout(job.timer);
       slot.running = undefined;
       if (message.error) job.reject(new ImageCoreError(message.error.code, message.error.message));
-      else job.resolve(message.result);
+      else job.resolve(withBytes(message.result));
       if (message.memoryBytes > recycleAbove) replace(slot);
     }
     dispatch();
@@ -237,7 +255,9 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
         fail(slot, "timeout", `Cannot process image: it took longer than ${pending.deadlineMs} ms`);
       }, pending.deadlineMs);
       slot.running = { ...pending, id, timer, rssAtStart: rss() };
-      slot.worker.postMessage({ ...pending.job, id });
+      // The input's own copy, as a transferred buffer (`ImageJob.input` says why not a view).
+      const input = pending.job.input?.slice().buffer;
+      slot.worker.postMessage({ ...pending.job, input, id }, input ? [input] : []);
     }
     const busy = [...slots].some((s) => s.running);
     if (busy && watch === undefined && Number.isFinite(maxJobMemory)) {
@@ -258,7 +278,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
     }
   }
 
-  function submit(job: Omit<ImageJob, "id">, options: JobOptions = {}): Promise<unknown> {
+  function submit(job: QueuedJob, options: JobOptions = {}): Promise<unknown> {
     if (closed) {
       return Promise.reject(new ImageCoreError("internal", "Cannot process image: pool closed"));
     }
@@ -306,7 +326,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       submit({ op: "transform", input, options: transformOptions }, job) as Promise<
         TransformResult
       >,
-    runForTests: (op, job) => submit({ op }, job),
+    runForTests: (op, job, signal) => submit({ op, signal }, job),
     stats: () => ({
       started,
       queued: queue.length,

@@ -5,9 +5,11 @@
  *
  * The `test:` operations exist so that tests can show the pool's limits acting on a real worker:
  * a job that never returns, one that exhausts the JS heap, one that keeps growing WASM memory,
- * one that traps.
+ * one that traps, one that ends the worker (`test:exit`), and one that holds the worker until the
+ * test releases it (`test:hold`: waits on the job's `signal` until its first cell is not 0).
  * @module
  */
+import process from "node:process";
 import { parentPort } from "node:worker_threads";
 import {
   ImageCoreError,
@@ -27,7 +29,9 @@ export type ImageOp =
   | "test:spin"
   | "test:heap"
   | "test:grow"
-  | "test:trap";
+  | "test:trap"
+  | "test:exit"
+  | "test:hold";
 
 /** A job as posted to the worker. */
 export interface ImageJob {
@@ -35,10 +39,16 @@ export interface ImageJob {
   id: number;
   /** What to do. */
   op: ImageOp;
-  /** Encoded image (for `probe` and `transform`). */
-  input?: Uint8Array;
+  /**
+   * Encoded image (for `probe` and `transform`), as a whole `ArrayBuffer`: Deno 2.9's
+   * `node:worker_threads` passes a `Uint8Array` about 40× slower than its buffer (about 14 ms
+   * against 0.3 ms of CPU for 56 kB, `bench/render_overhead_bench.ts`).
+   */
+  input?: ArrayBuffer;
   /** Options of `transform`. */
   options?: TransformOptions;
+  /** `test:hold` waits until the first Int32 cell of this buffer is not 0. */
+  signal?: SharedArrayBuffer;
 }
 
 /** What the worker posts: once `ready`, then one `done` per job. */
@@ -47,6 +57,7 @@ export type WorkerMessage =
   | {
     type: "done";
     id: number;
+    /** The result; a `transform`'s `bytes` come as a whole `ArrayBuffer` (see `input`). */
     result?: unknown;
     error?: { code: ImageCoreError["code"]; message: string };
     memoryBytes: number;
@@ -56,7 +67,9 @@ const port = parentPort;
 if (port === null) throw new Error("image_worker.ts runs as a node:worker_threads Worker only");
 
 /** Runs a `test:` operation; never returns for spin, heap and grow. */
-function testOp(op: ImageOp): never {
+function testOp(op: ImageOp, signal?: SharedArrayBuffer): unknown {
+  if (op === "test:hold") return Atomics.wait(new Int32Array(signal!), 0, 0);
+  if (op === "test:exit") process.exit(1);
   if (op === "test:trap") {
     trapForTests();
     throw new Error("trapForTests returned");
@@ -75,14 +88,26 @@ function testOp(op: ImageOp): never {
   for (;;) { /* test:spin: a job that never returns */ }
 }
 
+/**
+ * The bytes as an `ArrayBuffer` of exactly their length, to post (see {@link ImageJob.input}):
+ * their own buffer when they fill it, else a copy.
+ */
+export function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
+  const { buffer, byteOffset, byteLength } = bytes;
+  if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength) {
+    return buffer;
+  }
+  return bytes.slice().buffer;
+}
+
 function run(job: ImageJob): unknown {
   switch (job.op) {
     case "probe":
-      return probe(job.input!);
+      return probe(new Uint8Array(job.input!));
     case "transform":
-      return transform(job.input!, job.options ?? {});
+      return transform(new Uint8Array(job.input!), job.options ?? {});
     default:
-      return testOp(job.op);
+      return testOp(job.op, job.signal);
   }
 }
 
@@ -92,9 +117,13 @@ port.on("message", (job: ImageJob) => {
   let message: WorkerMessage;
   const transfer: ArrayBuffer[] = [];
   try {
-    const result = run(job);
+    let result = run(job);
     const bytes = (result as { bytes?: Uint8Array }).bytes;
-    if (bytes?.buffer instanceof ArrayBuffer) transfer.push(bytes.buffer);
+    if (bytes !== undefined) {
+      const buffer = wholeBuffer(bytes);
+      transfer.push(buffer);
+      result = { ...result as object, bytes: buffer };
+    }
     message = { type: "done", id: job.id, result, memoryBytes: wasmMemoryBytes() };
   } catch (error) {
     const e = error instanceof ImageCoreError

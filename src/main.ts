@@ -12,8 +12,10 @@
  * @module
  */
 import { createApp } from "./http/app.ts";
+import { parseDnsServer } from "./discovery/bimi.ts";
 import { parseConnectTo } from "./discovery/connect_to.ts";
 import { discoveryEnabled, startDiscoveryService } from "./discovery/service.ts";
+import { createObserver, readObserveSettings } from "./observe/request_observer.ts";
 import { safeLog } from "./safe_log.ts";
 import { seedIfEmpty } from "./store/seed.ts";
 import { DEFAULT_KV_PATH, kvLocation, openKv } from "./store/open_kv.ts";
@@ -27,7 +29,17 @@ import {
   RESERVED_DESCRIPTORS,
 } from "./server/connection_limits.ts";
 import { type ConnectionServer, serveConnections } from "./server/serve_connections.ts";
+import { parseProcessCount, PROCESS_INDEX_VARIABLE } from "./server/process_count.ts";
+import { supervise } from "./server/processes.ts";
+import { supervisedChild } from "./server/supervised_child.ts";
+import {
+  MAX_RENDER_WORKERS,
+  renderWorkers,
+  startRenderPool,
+  stopRenderPool,
+} from "./server/render_pool.ts";
 import { storeFileCheck } from "./store/store_identity.ts";
+import { hostnameError, parseHostname, urlHost } from "./server/listen_address.ts";
 
 /** Default port when `PORT` is unset. */
 export const DEFAULT_PORT = 8000;
@@ -61,15 +73,21 @@ deleted or replaced) are the probes.
 Settings, all read from the environment:
 
   PORT                  TCP port to listen on (default ${DEFAULT_PORT}; 0 picks a free port).
+  LOGO_HOSTNAME         IP address to listen on (default 0.0.0.0, every IPv4 address;
+                        127.0.0.1 behind a reverse proxy on the same machine; :: for IPv6).
   LOGO_KV               The store: a file path (default ${DEFAULT_KV_PATH}; its directory is
-                        created), :memory:, or the http(s):// URL of a KV Connect server
-                        (a denokv server or Deno Deploy KV).
+                        created), :memory:, platform (Deno.openKv() with no path: on Deno
+                        Deploy the app's own KV; the default when DENO_DEPLOYMENT_ID is
+                        set), or the http(s):// URL of a KV Connect server (a denokv server
+                        or Deno Deploy KV).
   DENO_KV_ACCESS_TOKEN  Access token of the remote KV named by LOGO_KV (read by Deno).
   LOGO_DISCOVERY        on (default) or off: on a miss, look for the logo on the domain's own
                         website. Needs outbound HTTPS (and HTTP); without it misses are 404s
                         and discovery retries after 1 min, 2, 4 … up to 1 h.
   LOGO_CONNECT_TO       host:port:address:port,… send discovery's connections for host:port to
                         address:port instead (private deployments, tests).
+  LOGO_DNS_SERVER       address:port ([v6]:port) of the name server discovery asks (A, AAAA and
+                        BIMI TXT lookups) instead of the system's (private deployments, tests).
   LOGO_MAX_CONNECTIONS  Most client connections held at once; at the cap the oldest one with no
                         request being answered is closed for a new one (default: what the
                         open-file limit leaves after ${RESERVED_DESCRIPTORS} descriptors, at most ${MAX_DEFAULT_CONNECTIONS}).
@@ -78,6 +96,20 @@ Settings, all read from the environment:
                         ${DEFAULT_HEADERS_TIMEOUT_MS}); else 408 and the connection is closed.
   LOGO_IDLE_TIMEOUT_MS  A keep-alive connection with no request for this many ms (plus about
                         1 s) is closed (default ${DEFAULT_IDLE_TIMEOUT_MS}).
+  LOGO_ACCESS_LOG       off (default), json or logfmt: one line per request on stdout
+                        (docs/observability.md). Never a token or a query string.
+  LOGO_ACCESS_LOG_SAMPLE
+                        Share of requests in the access log, above 0 and at most 1 (default 1).
+  LOGO_METRICS_TOKEN    Turns on GET /metrics (Prometheus text) for Authorization: Bearer
+                        <this token>, at least 16 characters; unset: /metrics does not exist.
+  OTEL_DENO             true: Deno's OpenTelemetry export, with a span per request step
+                        (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL; read by Deno).
+  LOGO_PROCESSES        Server processes sharing PORT (Linux), each with its own caches over
+                        the one store: 1 (default), a number up to 64, or auto (one per core).
+                        Above 1 a supervisor starts them, replaces one that dies, stops them all.
+  LOGO_RENDER_WORKERS   Worker threads per process that render resized, greyscale or themed
+                        logos, 0 to ${MAX_RENDER_WORKERS} (default: the cores divided among
+                        LOGO_PROCESSES, at least 1; 0 renders in the serving isolate).
 
 SIGINT or SIGTERM stops it within a few seconds: in-flight requests finish, unspent rate-limit
 quota is given back (given up after ${
@@ -112,24 +144,51 @@ export function listenError(port: number, error: unknown): Error {
 /** Starts the service and resolves once it has stopped after SIGINT or SIGTERM. */
 export async function main(): Promise<void> {
   const port = parsePort(Deno.env.get("PORT"));
-  const location = kvLocation(Deno.env.get("LOGO_KV"));
+  const hostname = parseHostname(Deno.env.get("LOGO_HOSTNAME"));
+  const location = kvLocation(Deno.env.get("LOGO_KV"), Deno.env.get("DENO_DEPLOYMENT_ID"));
   // Settings are checked before anything is opened, so a typo costs nothing.
   discoveryEnabled(Deno.env.get("LOGO_DISCOVERY"));
   parseConnectTo(Deno.env.get("LOGO_CONNECT_TO"));
+  parseDnsServer(Deno.env.get("LOGO_DNS_SERVER"));
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
+  const observer = createObserver({
+    settings: readObserveSettings((name) => Deno.env.get(name)),
+    // read when /metrics is scraped, after the pool below has started
+    queueDepth: () => renderPool?.stats().queued ?? 0,
+  });
+  const supervised = supervisedChild((name) => Deno.env.get(name)); // one of LOGO_PROCESSES
+  const workers = renderWorkers(
+    Deno.env.get("LOGO_RENDER_WORKERS"),
+    navigator.hardwareConcurrency,
+    parseProcessCount(Deno.env.get("LOGO_PROCESSES"), navigator.hardwareConcurrency),
+  );
   const kv = await openKv(location);
   const checkStore = storeFileCheck(location); // the file opened, for /readyz
   const demo = await seedIfEmpty(kv);
   const discovery = startDiscoveryService(kv, (name) => Deno.env.get(name), {
     closeTimeoutMs: DISCOVERY_CLOSE_TIMEOUT_MS,
     log: safeLog(console.error), // no query string or token in a log line (src/safe_log.ts)
+    onDiscovery: observer.metrics?.discovery, // the discovery latency histogram
   });
   await discovery?.ready(); // imagecore loaded in the image worker before the first request
-  const app = createApp({ kv, discover: discovery?.discover, checkStore });
+  const renderPool = startRenderPool(workers); // docs/render_pool.md
+  await renderPool?.ready();
+  console.log(workers === 0 ? "Renders run inline." : `Render workers: ${workers}.`);
+  const app = createApp({
+    kv,
+    discover: discovery?.discover,
+    checkStore,
+    observer,
+    imaging: renderPool,
+  });
+  const closeRenderPool = () => stopRenderPool(renderPool); // bounded
 
   let stopping: Promise<void> | undefined;
   // Not Deno.serve: no timeouts, and running out of descriptors ends it (serve_connections.ts).
-  const serving = serveConnections({ port, limits }, app.handler);
+  const serving = serveConnections(
+    { port, hostname, limits, reusePort: !!supervised },
+    app.handler,
+  );
   // Every step that may wait on KV is bounded: a KV that stopped answering cannot hold the
   // process (the entry point exits once this is done, whatever KV calls are still pending).
   const stop = () => {
@@ -140,6 +199,7 @@ export async function main(): Promise<void> {
         console.error("KV did not take unspent rate-limit quota back in time; it expires.");
       }
       await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
+      await closeRenderPool();
       kv.close();
     })();
   };
@@ -147,27 +207,28 @@ export async function main(): Promise<void> {
   // (without a listener, SIGTERM's default action ends the process with status 143).
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
+  supervised?.supervisorGone().then(stop); // never an orphan serving on
   let server: ConnectionServer;
   try {
     server = await serving;
-    const { hostname } = server.addr;
-    const host = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
-    const base = `http://${host}:${server.addr.port}`;
+    const base = `http://${urlHost(server.addr.hostname)}:${server.addr.port}`;
     console.log(`Logo Lookup listening on ${base} (KV: ${location})`);
     console.log(describeLimits(limits));
     if (demo !== null) {
       console.log(`${demo.created ? "Created a demo key and logos." : "Demo key:"} Try:`);
       console.log(`  ${base}${demo.path}`);
     }
+    supervised?.ready(server.addr.port);
   } catch (error) {
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
     stopping ??= (async () => {
       await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
+      await closeRenderPool();
       kv.close();
     })();
     await stopping;
-    throw listenError(port, error);
+    throw hostnameError(hostname, error) ?? listenError(port, error);
   }
 
   await server.finished;
@@ -187,6 +248,22 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   try {
+    const processes = parseProcessCount(
+      Deno.env.get("LOGO_PROCESSES"),
+      navigator.hardwareConcurrency,
+    );
+    if (processes > 1 && Deno.env.get(PROCESS_INDEX_VARIABLE) === undefined) {
+      const port = parsePort(Deno.env.get("PORT"));
+      Deno.exit(
+        await supervise({
+          count: processes,
+          hostname: parseHostname(Deno.env.get("LOGO_HOSTNAME")),
+          port,
+          store: kvLocation(Deno.env.get("LOGO_KV"), Deno.env.get("DENO_DEPLOYMENT_ID")),
+          portError: (error) => listenError(port, error),
+        }),
+      );
+    }
     await main();
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

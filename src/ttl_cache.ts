@@ -29,6 +29,16 @@ export interface TtlCacheOptions<V> {
   clock?: () => number;
   /** Loads the answer for a key on a miss; {@link TtlCache.get} may pass another. */
   load?: (key: string) => Promise<V>;
+  /** Counts lookups answered from memory (`hits`) and loads (`misses`); may be shared. */
+  counts?: CacheCounts;
+}
+
+/** Lookups of a cache: answered from memory, and loaded. */
+export interface CacheCounts {
+  /** Lookups answered from memory, a load in flight included. */
+  hits: number;
+  /** Lookups that called the loader. */
+  misses: number;
 }
 
 interface Entry<V> {
@@ -43,6 +53,7 @@ export class TtlCache<V> {
   readonly #maxEntries: number;
   readonly #clock: () => number;
   readonly #load: ((key: string) => Promise<V>) | undefined;
+  readonly #counts: CacheCounts | undefined;
 
   /** Creates an empty cache. */
   constructor(options: TtlCacheOptions<V>) {
@@ -50,6 +61,7 @@ export class TtlCache<V> {
     this.#maxEntries = options.maxEntries;
     this.#clock = options.clock ?? Date.now;
     this.#load = options.load;
+    this.#counts = options.counts;
   }
 
   /**
@@ -62,11 +74,15 @@ export class TtlCache<V> {
     const now = this.#clock();
     const hit = this.#entries.get(key);
     if (hit !== undefined) {
-      if (hit.expiresAt > now) return hit.value;
+      if (hit.expiresAt > now) {
+        if (this.#counts !== undefined) this.#counts.hits++;
+        return hit.value;
+      }
       this.#entries.delete(key);
     }
     const loader = load ?? this.#load;
     if (loader === undefined) throw new TypeError("Cannot load a cache entry: no loader given");
+    if (this.#counts !== undefined) this.#counts.misses++;
     const value = loader(key);
     value.catch(() => {
       if (this.#entries.get(key)?.value === value) this.#entries.delete(key);

@@ -13,6 +13,7 @@ const LAYERS: Record<string, number> = {
   store: 1,
   limits: 2,
   discovery: 3,
+  observe: 2.5,
   http: 4,
   server: 5,
   admin: 6,

@@ -64,3 +64,16 @@ Deno.test("TtlCache.delete forgets a key; a per-call loader overrides the defaul
   assert.equal(await cache.get("a", () => Promise.resolve(42)), 42);
   assert.deepEqual(loads, ["a"]);
 });
+
+Deno.test("TtlCache counts hits (a load in flight included) and misses into shared counts", async () => {
+  let now = 0;
+  const counts = { hits: 0, misses: 0 };
+  const { load } = counting();
+  const cache = new TtlCache<number>({ ttlMs: 10, maxEntries: 10, clock: () => now, load, counts });
+  await Promise.all([cache.get("a"), cache.get("a")]);
+  await cache.get("b");
+  assert.deepEqual(counts, { hits: 1, misses: 2 });
+  now = 10;
+  await cache.get("a");
+  assert.deepEqual(counts, { hits: 1, misses: 3 }, "an expired entry is a miss");
+});

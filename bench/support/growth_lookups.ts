@@ -88,11 +88,13 @@ export class GrowthServer {
   readonly variantCacheBytes: number;
   /** The record-cache TTL it runs with, ms. */
   readonly recordTtlMs: number;
+  /** Render workers it runs with (0: renders inline). */
+  readonly renderWorkers: number;
 
   private constructor(
     child: Deno.ChildProcess,
     output: AsyncIterator<string>,
-    info: { port: number; variantCacheBytes: number; recordTtlMs: number },
+    info: { port: number; variantCacheBytes: number; recordTtlMs: number; renderWorkers: number },
   ) {
     this.#child = child;
     this.#lines = output;
@@ -100,6 +102,7 @@ export class GrowthServer {
     this.port = info.port;
     this.variantCacheBytes = info.variantCacheBytes;
     this.recordTtlMs = info.recordTtlMs;
+    this.renderWorkers = info.renderWorkers;
   }
 
   /** Starts the server with `env` and `args` (cache budgets); resolves once it listens. */

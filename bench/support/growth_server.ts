@@ -1,7 +1,8 @@
 /**
  * The store-growth benchmark's server: what `src/main.ts` serves — `createApp` behind
  * `serveConnections` (`node:http`, connection cap and timeouts from the same `LOGO_*` settings),
- * on the store named by `LOGO_KV` (and `DENO_KV_ACCESS_TOKEN` for denokv) — without the demo seed
+ * with its render pool (`LOGO_RENDER_WORKERS`), on the store named by `LOGO_KV` (and
+ * `DENO_KV_ACCESS_TOKEN` for denokv) — without the demo seed
  * and without discovery, with the cache budgets given on the command line, and with counters.
  *
  * Why not `src/main.ts` itself: it reads no cache-budget setting (its budgets are the defaults
@@ -10,7 +11,7 @@
  * process's `Deno.Kv`, responses by status, the variant cache's statistics, memory.
  *
  * Usage: deno run -A bench/support/growth_server.ts [--variant-cache-mb N] [--record-ttl-ms N]
- * Prints `{"port", "pid", "variantCacheBytes", "recordTtlMs"}` once listening; answers each `stats`
+ * Prints `{"port", "pid", "renderWorkers", "variantCacheBytes", "recordTtlMs"}` once listening; answers each `stats`
  * line on stdin with a JSON line of {@link GrowthServerStats}; stops when stdin closes.
  *
  * @module
@@ -22,6 +23,7 @@ import { LOGO_CACHE_TTL_MS } from "../../src/http/resolve_logo.ts";
 import { kvLocation, openKv } from "../../src/store/open_kv.ts";
 import { connectionLimits, readDescriptorLimit } from "../../src/server/connection_limits.ts";
 import { serveConnections } from "../../src/server/serve_connections.ts";
+import { renderWorkers, startRenderPool, stopRenderPool } from "../../src/server/render_pool.ts";
 import type { VariantCacheStats } from "../../src/http/variant_cache.ts";
 
 /** What the server answers to `stats`. */
@@ -83,7 +85,20 @@ if (import.meta.main) {
   const kv = await openKv(kvLocation(Deno.env.get("LOGO_KV")), { createFile: false });
   const counter = countReads(kv);
   const statuses: Record<string, number> = {};
-  const app = createApp({ kv, variantCacheBytes, logoCacheTtlMs: recordTtlMs });
+  // Renders off the serving isolate, as src/main.ts does (LOGO_RENDER_WORKERS; one process).
+  const workers = renderWorkers(
+    Deno.env.get("LOGO_RENDER_WORKERS"),
+    navigator.hardwareConcurrency,
+    1,
+  );
+  const renderPool = startRenderPool(workers);
+  await renderPool?.ready();
+  const app = createApp({
+    kv,
+    variantCacheBytes,
+    logoCacheTtlMs: recordTtlMs,
+    imaging: renderPool,
+  });
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
   const server = await serveConnections(
     { port: 0, hostname: "127.0.0.1", limits },
@@ -96,6 +111,7 @@ if (import.meta.main) {
   console.log(JSON.stringify({
     port: server.addr.port,
     pid: Deno.pid,
+    renderWorkers: workers,
     variantCacheBytes,
     recordTtlMs,
   }));
@@ -117,5 +133,6 @@ if (import.meta.main) {
   }
   await server.shutdown();
   await app.close();
+  await stopRenderPool(renderPool);
   kv.close();
 }

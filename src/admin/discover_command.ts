@@ -2,8 +2,11 @@
  * `deno task admin logo discover DOMAIN [--force]`: runs discovery for one domain now and prints
  * its outcome as JSON (status, the winning source URL, and every candidate tried with what it
  * turned out to be). `--force` ignores the "no logo found" memory and the refresh age, and
- * replaces even an operator's logo. Honours `LOGO_CONNECT_TO`. Exit status 0 when a logo is
+ * replaces even an operator's logo. Honours `LOGO_CONNECT_TO` and `LOGO_DNS_SERVER`. Exit status 0 when a logo is
  * stored (found, kept or already fresh), 1 when none was found.
+ *
+ * With `--from FILE` (or `-` for stdin) it discovers a list of domains instead: see
+ * `bulk_discover_command.ts`.
  *
  * @module
  */
@@ -11,19 +14,15 @@ import type { AdminCommand, AdminContext } from "./io.ts";
 import { printJson } from "./io.ts";
 import { parseCommandArgs, UsageError } from "./usage.ts";
 import { normalizeDomain } from "../sdk/domain.ts";
-import { startImagePool } from "../../imagecore/image_pool.ts";
-import { LogoStore } from "../store/logo_store.ts";
-import { type ConnectToMap, parseConnectTo } from "../discovery/connect_to.ts";
-import { createDiscovery, type DiscoveryConfig } from "../discovery/discover.ts";
-import { IMAGE_DEADLINE_MS } from "../discovery/measure_image.ts";
+import {
+  type DiscoverCommandEnv,
+  discoverSettings,
+  openAdminDiscovery,
+  processDiscoverEnv,
+} from "./admin_discovery.ts";
+import { isBulkDiscover, parseBulkDiscoverCommand } from "./bulk_discover_command.ts";
 
-/** Environment of the command; read from the process by default. */
-export interface DiscoverCommandEnv {
-  /** The `LOGO_CONNECT_TO` value. */
-  connectTo?: string;
-  /** Further discovery settings (tests inject a resolver or a small budget). */
-  config?: Partial<DiscoveryConfig>;
-}
+export type { DiscoverCommandEnv } from "./admin_discovery.ts";
 
 /**
  * Parses `logo discover` arguments (after the subcommand) into a command.
@@ -32,8 +31,9 @@ export interface DiscoverCommandEnv {
  */
 export function parseDiscoverCommand(
   args: string[],
-  env: DiscoverCommandEnv = { connectTo: Deno.env.get("LOGO_CONNECT_TO") },
+  env: DiscoverCommandEnv = processDiscoverEnv(),
 ): AdminCommand {
+  if (isBulkDiscover(args)) return parseBulkDiscoverCommand(args, env);
   const parsed = parseCommandArgs("logo discover", args, ["DOMAIN"], {
     force: { type: "boolean" },
   });
@@ -42,26 +42,12 @@ export function parseDiscoverCommand(
   if (domain === undefined) {
     throw new UsageError(`logo discover: invalid domain "${input}" (expected e.g. example.com)`);
   }
-  let connectTo: ConnectToMap;
-  try {
-    connectTo = parseConnectTo(env.connectTo);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const settings = discoverSettings(env);
   const force = parsed.values.force === true;
   return {
     async run(context: AdminContext): Promise<number> {
-      // The fetched bytes are untrusted: imagecore sees them only in a pool's worker.
-      await using imaging = startImagePool({ deadlineMs: IMAGE_DEADLINE_MS });
-      await imaging.ready();
-      const discovery = createDiscovery({
-        kv: context.kv,
-        store: new LogoStore(context.kv, { imaging }),
-        connectTo,
-        ...env.config,
-        imaging,
-      });
-      const outcome = await discovery.discover(domain, { force });
+      await using admin = await openAdminDiscovery(context.kv, settings);
+      const outcome = await admin.discovery.discover(domain, { force });
       printJson(context, outcome);
       if (outcome.status === "not-found" || outcome.status === "known-missing") {
         const hint = outcome.status === "known-missing" ? " (remembered; use --force)" : "";

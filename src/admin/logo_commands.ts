@@ -8,7 +8,8 @@
  *
  * The files are untrusted: `add` and `import` hand them to imagecore only in an image pool's
  * worker (`imagecore/image_pool.ts`), each job bounded by {@link ADMIN_IMAGE_DEADLINE_MS} and the
- * pool's memory cap; a refused file's message is imagecore's reason.
+ * pool's memory cap; a refused file's message is imagecore's reason. `import` starts one worker
+ * per core (`defaultRenderWorkers`) and ingests that many files at once.
  *
  * @module
  */
@@ -16,6 +17,8 @@ import { basename, join } from "node:path";
 import { type ImagePool, startImagePool } from "../../imagecore/image_pool.ts";
 import { checkInputSize, ImageCoreError } from "../../imagecore/mod.ts";
 import { normalizeDomain } from "../sdk/domain.ts";
+import { pool } from "../discovery/bounded_concurrency.ts";
+import { defaultRenderWorkers } from "../server/render_pool.ts";
 import { parseDiscoverCommand } from "./discover_command.ts";
 import { type LogoRecord, LogoStore } from "../store/logo_store.ts";
 import { type AdminCommand, type AdminContext, isoTime, printJson } from "./io.ts";
@@ -37,16 +40,16 @@ export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
 /** Wall-clock cap on one imagecore job on an operator's file, in ms. */
 export const ADMIN_IMAGE_DEADLINE_MS = 10_000;
 
-/** Starts the image pool for one command and waits until its worker has loaded imagecore. */
-async function startAdminPool(): Promise<ImagePool> {
-  const pool = startImagePool({ deadlineMs: ADMIN_IMAGE_DEADLINE_MS });
+/** Starts the image pool for one command and waits until its workers have loaded imagecore. */
+async function startAdminPool(size = 1): Promise<ImagePool> {
+  const imaging = startImagePool({ size, deadlineMs: ADMIN_IMAGE_DEADLINE_MS });
   try {
-    await pool.ready();
+    await imaging.ready();
   } catch (error) {
-    await pool.close();
+    await imaging.close();
     throw error;
   }
-  return pool;
+  return imaging;
 }
 
 /**
@@ -212,7 +215,8 @@ async function importLogos(context: AdminContext, dir: string): Promise<number> 
     throw new UsageError(`logo import: cannot read directory "${dir}": ${errorMessage(error)}`);
   }
   const { items, failed, skipped } = scan;
-  await using imaging = await startAdminPool();
+  const workers = Math.min(defaultRenderWorkers(), Math.max(1, items.length));
+  await using imaging = await startAdminPool(workers);
   const logos = new LogoStore(context.kv, { imaging });
   const bar = new ProgressBar(items.length, {
     write: context.stderr,
@@ -224,7 +228,8 @@ async function importLogos(context: AdminContext, dir: string): Promise<number> 
   for (const failure of failed) bar.message(`failed ${failure.file}: ${failure.error}`);
   let imported = 0;
   let unchanged = 0;
-  for (const item of items) {
+  // One file per worker at a time; each logo is still committed on its own.
+  await pool(items, workers, async (item) => {
     let bytes: Uint8Array;
     try {
       bytes = await readImageFile(join(dir, item.file));
@@ -232,7 +237,7 @@ async function importLogos(context: AdminContext, dir: string): Promise<number> 
       failed.push({ file: item.file, error: errorMessage(error) });
       bar.message(`failed ${item.file}: ${errorMessage(error)}`);
       bar.step("failed", item.domain);
-      continue;
+      return;
     }
     try {
       const { changed } = await logos.put(item.domain, bytes, { source: `file:${item.file}` });
@@ -246,7 +251,7 @@ async function importLogos(context: AdminContext, dir: string): Promise<number> 
       bar.message(`failed ${item.file}: ${error.message}`);
       bar.step("failed", item.domain);
     }
-  }
+  });
   bar.done();
   printJson(context, { imported, unchanged, failed, skipped });
   return failed.length === 0 ? 0 : 1;

@@ -18,6 +18,7 @@
 import { isKvFile, kvLocation, openKv, storeFileExists } from "../store/open_kv.ts";
 import { recordIfHoldsData } from "../store/store_meta.ts";
 import type { AdminCommand } from "./io.ts";
+import { parseExportCommand, parseImportArchiveCommand } from "./archive_commands.ts";
 import { parseKeyCommand } from "./key_commands.ts";
 import { parseLogoCommand } from "./logo_commands.ts";
 import { USAGE, USAGE_EXIT, UsageError } from "./usage.ts";
@@ -26,6 +27,8 @@ import { USAGE, USAGE_EXIT, UsageError } from "./usage.ts";
 export interface AdminEnvironment {
   /** The `LOGO_KV` value, if set. */
   kvLocation?: string;
+  /** `DENO_DEPLOYMENT_ID`, set on Deno Deploy: without `LOGO_KV`, the platform's KV is used. */
+  deploymentId?: string;
   /** Writes to stdout. */
   stdout(text: string): void;
   /** Writes to stderr. */
@@ -46,6 +49,10 @@ export function parseAdminArgs(args: string[]): AdminCommand | "help" {
       return parseKeyCommand(rest);
     case "logo":
       return parseLogoCommand(rest);
+    case "export":
+      return parseExportCommand(rest);
+    case "import-archive":
+      return parseImportArchiveCommand(rest);
     case "help":
     case "--help":
     case "-h":
@@ -92,7 +99,7 @@ export async function runAdmin(givenArgs: string[], env: AdminEnvironment): Prom
     env.stdout(USAGE);
     return 0;
   }
-  const location = kvLocation(env.kvLocation);
+  const location = kvLocation(env.kvLocation, env.deploymentId);
   let kv: Deno.Kv;
   let created = false;
   try {
@@ -135,6 +142,7 @@ if (import.meta.main) {
   };
   Deno.exitCode = await runAdmin(Deno.args, {
     kvLocation: Deno.env.get("LOGO_KV"),
+    deploymentId: Deno.env.get("DENO_DEPLOYMENT_ID"),
     stdout: write(Deno.stdout),
     stderr: write(Deno.stderr),
     stderrIsTerminal: Deno.stderr.isTerminal(),

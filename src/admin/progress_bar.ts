@@ -22,14 +22,14 @@ export interface ProgressBarOptions {
   width?: number;
 }
 
-/** Progress over a known number of items. */
+/** Progress over a known number of items, or an unknown one (a count without a bar). */
 export class ProgressBar {
-  readonly #total: number;
+  readonly #total: number | undefined;
   readonly #options: ProgressBarOptions;
   #done = 0;
 
-  /** A bar for `total` items. */
-  constructor(total: number, options: ProgressBarOptions) {
+  /** A bar for `total` items; `undefined` when the total is not known (a stream being read). */
+  constructor(total: number | undefined, options: ProgressBarOptions) {
     this.#total = total;
     this.#options = options;
   }
@@ -37,13 +37,20 @@ export class ProgressBar {
   /** Records one finished item: `status` (e.g. "imported") and its `label`. */
   step(status: string, label: string): void {
     this.#done++;
-    const count = `${String(this.#done).padStart(String(this.#total).length)}/${this.#total}`;
+    const total = this.#total;
+    const count = total === undefined
+      ? String(this.#done)
+      : `${String(this.#done).padStart(String(total).length)}/${total}`;
     if (!this.#options.terminal) {
       this.#options.write(`[${count}] ${status} ${label}\n`);
       return;
     }
+    if (total === undefined) {
+      this.#options.write(`\r\x1b[2K${count} done, ${status} ${label}`);
+      return;
+    }
     const width = this.#options.width ?? 30;
-    const filled = this.#total === 0 ? width : Math.round((this.#done / this.#total) * width);
+    const filled = total === 0 ? width : Math.min(width, Math.round((this.#done / total) * width));
     const bar = "█".repeat(filled) + "░".repeat(width - filled);
     this.#options.write(`\r\x1b[2K${bar} ${count} ${status} ${label}`);
   }

@@ -26,6 +26,17 @@ Logos:
   logo list                       list stored logos
   logo gc                         delete stored images no logo uses any more
   logo discover DOMAIN [--force]  find DOMAIN's logo on its website and store it (LOGO_CONNECT_TO)
+  logo discover --from FILE [--concurrency N] [--force]
+                                  discover every domain of FILE (one a line, # comments; - reads
+                                  stdin), N at once (default 4, at most 32); one JSON line per
+                                  domain, then a summary; a rerun skips domains already done
+
+Backup:
+  export FILE                     write every key (secret keys as their hash, as stored) and logo
+                                  to FILE (gzip-compressed NDJSON); FILE appears once complete
+  import-archive FILE [--replace] verify all of FILE, then add its keys and logos to the store;
+                                  keys or logos that differ from the store's are refused unless
+                                  --replace; run it again to finish an interrupted import
 
 Plans: free, starter, pro, enterprise (src/store/plans.ts). --allow takes https://app.example.com,
 example.com or *.example.com and may be repeated.

@@ -1,12 +1,13 @@
 /**
  * Where a site says its logo is: icon candidates read from a home page and from web app manifests.
  *
- * The page is parsed with htmlparser2 (never regexes). Read, in the order of preference
- * `rank.ts` declares ({@link KIND_ORDER}):
- * `<link rel>` `icon` (so also `shortcut icon`), `apple-touch-icon`,
- * `apple-touch-icon-precomposed` and `mask-icon`; the icons of the `<link rel="manifest">`
- * (fetched by the caller, parsed by {@link manifestCandidates}); then the conventional
- * `/favicon.ico` and `/apple-touch-icon.png`; and as last resorts JSON-LD `logo` and `og:image`.
+ * The page is parsed with htmlparser2 (never regexes). Read, in the order `rank.ts` declares
+ * ({@link KIND_ORDER}): `<link rel>` `icon` (so also `shortcut icon`), `apple-touch-icon(-precomposed)`,
+ * `fluid-icon` and `mask-icon`; the icons of the `<link rel="manifest">` (fetched by the caller,
+ * parsed by {@link manifestCandidates}); `<meta name="msapplication-TileImage">` and
+ * `msapplication-square…logo`; the site's own JSON-LD `logo` (`json_ld_logos.ts`); `og:logo`;
+ * the site's own microdata `itemprop="logo"` (`microdata_logos.ts`); the conventional `/favicon.ico`, `/favicon.png`,
+ * `/apple-touch-icon.png` and `/apple-touch-icon-precomposed.png`; and `og:image`.
  * Relative URLs resolve against the first `<base href>` (itself resolved against the page URL),
  * as browsers do. Only `http:`, `https:` and `data:` URLs are kept; duplicates are dropped.
  * Declared `sizes` and `type` are recorded as hints only: images are sniffed and measured later.
@@ -14,16 +15,23 @@
  * @module
  */
 import { Parser } from "htmlparser2";
+import { ownLogos } from "./json_ld_logos.ts";
+import { MicrodataLogos } from "./microdata_logos.ts";
 import { KIND_ORDER } from "./rank.ts";
 
 /** Which kind of declaration a candidate came from. */
 export type CandidateKind =
+  | "bimi"
   | "icon"
   | "apple-touch-icon"
-  | "mask-icon"
+  | "fluid-icon"
   | "manifest"
-  | "favicon"
+  | "msapplication"
   | "json-ld"
+  | "og:logo"
+  | "itemprop-logo"
+  | "favicon"
+  | "mask-icon"
   | "og:image";
 
 /** One place a logo may be. */
@@ -51,7 +59,19 @@ export interface PageCandidates {
 /** At most this many candidates are returned from one page or manifest. */
 export const MAX_CANDIDATES = 24;
 const MAX_JSON_LD_BYTES = 256 * 1024;
-const MAX_JSON_DEPTH = 16;
+/** The conventional root URLs tried on every site. */
+export const CONVENTIONAL_ICONS: readonly string[] = Object.freeze([
+  "/favicon.ico",
+  "/favicon.png",
+  "/apple-touch-icon.png",
+  "/apple-touch-icon-precomposed.png",
+]);
+const TILE_SIZES: Record<string, string> = {
+  "msapplication-tileimage": "144x144",
+  "msapplication-square70x70logo": "70x70",
+  "msapplication-square150x150logo": "150x150",
+  "msapplication-square310x310logo": "310x310",
+};
 
 function absolute(href: string | undefined, base: string): string | undefined {
   const trimmed = href?.trim();
@@ -74,34 +94,14 @@ function relKind(rel: string): CandidateKind | "manifest-link" | undefined {
   if (tokens.includes("apple-touch-icon") || tokens.includes("apple-touch-icon-precomposed")) {
     return "apple-touch-icon";
   }
+  if (tokens.includes("fluid-icon")) return "fluid-icon";
   if (tokens.includes("mask-icon")) return "mask-icon";
   if (tokens.includes("manifest")) return "manifest-link";
   return undefined;
 }
 
-/** Collects `logo` values (a URL string, or an ImageObject's `url`/`contentUrl`) from JSON-LD. */
-function jsonLdLogos(value: unknown, out: string[], depth = 0): void {
-  if (depth > MAX_JSON_DEPTH || value === null || typeof value !== "object") return;
-  if (Array.isArray(value)) {
-    for (const item of value) jsonLdLogos(item, out, depth + 1);
-    return;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    if (key === "logo") {
-      for (const logo of Array.isArray(item) ? item : [item]) {
-        if (typeof logo === "string") out.push(logo);
-        else if (logo !== null && typeof logo === "object") {
-          const object = logo as Record<string, unknown>;
-          const url = object.url ?? object.contentUrl;
-          if (typeof url === "string") out.push(url);
-        }
-      }
-    } else jsonLdLogos(item, out, depth + 1);
-  }
-}
-
 interface RawLink {
-  kind: CandidateKind | "manifest-link";
+  kind: CandidateKind | "manifest-link" | "meta";
   href: string;
   sizes?: string;
   type?: string;
@@ -116,42 +116,42 @@ interface Declared {
 
 /**
  * Reads the icon candidates a home page declares. `pageUrl` is the page's final URL (after
- * redirects), used for `<base href>`, relative references and the `/favicon.ico` fallbacks.
+ * redirects), used for `<base href>`, relative references and the conventional fallbacks;
+ * `domain`, the domain discovered, tells the site's own JSON-LD organisation from others.
  *
  * @example
  * ```ts
  * const html = await (await fetch("https://acme.test/")).text();
- * const { candidates, manifests } = extractCandidates(html, "https://acme.test/");
+ * const { candidates, manifests } = extractCandidates(html, "https://acme.test/", "acme.test");
  * ```
  */
-export function extractCandidates(html: string, pageUrl: string): PageCandidates {
+export function extractCandidates(html: string, pageUrl: string, domain?: string): PageCandidates {
   const links: RawLink[] = [];
-  const meta: string[] = [];
   const jsonLd: string[] = [];
   let baseHref: string | undefined;
   let script: { text: string; jsonLd: boolean } | undefined;
+  let depth = 0;
+  const microdata = new MicrodataLogos();
+  const add = (kind: RawLink["kind"], href: string | undefined, sizes?: string, type?: string) => {
+    if (href) links.push({ kind, href, sizes, type });
+  };
 
   const parser = new Parser({
     onopentag(name, attributes) {
+      depth++;
+      microdata.open(name, attributes, depth);
       if (name === "base" && baseHref === undefined && attributes.href !== undefined) {
         baseHref = attributes.href;
       } else if (name === "link" && attributes.rel && attributes.href) {
         const kind = relKind(attributes.rel);
-        if (kind) {
-          links.push({
-            kind,
-            href: attributes.href,
-            sizes: attributes.sizes,
-            type: attributes.type,
-          });
-        }
+        if (kind) add(kind, attributes.href, attributes.sizes, attributes.type);
       } else if (name === "meta" && attributes.content) {
         const property = (attributes.property ?? attributes.name ?? "").toLowerCase();
-        if (
-          property === "og:image" || property === "og:image:url" ||
-          property === "og:image:secure_url"
-        ) {
-          meta.push(attributes.content);
+        if (["og:image", "og:image:url", "og:image:secure_url"].includes(property)) {
+          add("og:image", attributes.content);
+        } else if (property === "og:logo") add("og:logo", attributes.content);
+        else if (TILE_SIZES[property]) {
+          add("msapplication", attributes.content, TILE_SIZES[property]);
         }
       } else if (name === "script") {
         const type = (attributes.type ?? "").trim().toLowerCase();
@@ -162,6 +162,8 @@ export function extractCandidates(html: string, pageUrl: string): PageCandidates
       if (script?.jsonLd && script.text.length < MAX_JSON_LD_BYTES) script.text += text;
     },
     onclosetag(name) {
+      microdata.close(depth);
+      depth--;
       if (name === "script" && script) {
         if (script.jsonLd) jsonLd.push(script.text);
         script = undefined;
@@ -177,26 +179,19 @@ export function extractCandidates(html: string, pageUrl: string): PageCandidates
     const url = link.kind === "manifest-link" ? absolute(link.href, baseUrl) : undefined;
     if (url && !url.startsWith("data:") && !manifests.includes(url)) manifests.push(url);
   }
-  const logos: string[] = [];
-  for (const text of jsonLd) {
-    try {
-      jsonLdLogos(JSON.parse(text), logos);
-    } catch {
-      // Broken JSON-LD is common; it simply declares nothing.
-    }
-  }
-  // Every declaration by kind, in document order; `/favicon.ico` and `/apple-touch-icon.png`
-  // resolve against the page itself, the others against `<base href>`.
+  // Every declaration by kind, in document order; the conventional URLs resolve against the
+  // page itself, the others against `<base href>`.
   const declared = (kind: CandidateKind): Declared[] => {
     switch (kind) {
       case "manifest": // read from the manifests, by the caller
+      case "bimi": // read from DNS, by the caller
         return [];
       case "favicon":
-        return ["/favicon.ico", "/apple-touch-icon.png"].map((href) => ({ href, base: pageUrl }));
+        return CONVENTIONAL_ICONS.map((href) => ({ href, base: pageUrl }));
       case "json-ld":
-        return logos.map((href) => ({ href, base: baseUrl }));
-      case "og:image":
-        return meta.map((href) => ({ href, base: baseUrl }));
+        return ownLogos(jsonLd, pageUrl, domain).map((href) => ({ href, base: baseUrl }));
+      case "itemprop-logo":
+        return microdata.own(pageUrl, domain).map((href) => ({ href, base: baseUrl }));
       default:
         return links.filter((link) => link.kind === kind).map((link) => ({
           href: link.href,

@@ -18,6 +18,7 @@
  */
 import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { SingleFlight } from "../single_flight.ts";
+import { bimiLookup, type NameServer, type TxtLookup } from "./bimi.ts";
 import { semaphore } from "./bounded_concurrency.ts";
 import type { ConnectToMap } from "./connect_to.ts";
 import {
@@ -30,6 +31,7 @@ import {
 import { createSiteFetcher } from "./fetch_site.ts";
 import { dueDomains, type FoundEntry, readFound, recordFound, touchFound } from "./found_memory.ts";
 import { score } from "./rank.ts";
+import { resolveWithDeno } from "./pin_address.ts";
 import type { Resolver } from "./safe_fetch.ts";
 import { searchSite, type TriedCandidate } from "./search_site.ts";
 import { isDue, priorOf, REFRESH_AFTER_MS, replaces, skipReason } from "./skip_or_refresh.ts";
@@ -60,8 +62,12 @@ export interface DiscoveryConfig {
   imaging: ImageWork;
   /** `LOGO_CONNECT_TO` overrides (parsed with `parseConnectTo`). */
   connectTo?: ConnectToMap;
-  /** Name resolution; default `Deno.resolveDns`. */
+  /** Name resolution; default `Deno.resolveDns` (on `dnsServer` when set). */
   resolve?: Resolver;
+  /** `LOGO_DNS_SERVER`: the name server of every lookup (A, AAAA, BIMI TXT); default the system's. */
+  dnsServer?: NameServer;
+  /** BIMI TXT lookups; default per `bimiLookup` (`bimi.ts`). */
+  lookupTxt?: TxtLookup;
   /** PEM certificates trusted instead of the default roots (tests, private deployments). */
   caCerts?: string[];
   /** Epoch-ms clock; default `Date.now`. */
@@ -117,12 +123,16 @@ export interface DiscoveryOutcome {
   failure?: FailureKind;
   /** With `not-found` and `known-missing`: when discovery will look again (epoch ms). */
   retryAt?: number;
+  /** With `not-found` and `known-missing`: why nothing was found (URLs without query strings). */
+  reason?: string;
   /** The winning candidate's URL, when one was found. */
   source?: string;
   /** The home page's final URL, when one was fetched. */
   page?: string;
-  /** Every candidate fetched, in ranking order of declaration. */
+  /** Every candidate fetched, in fetch order. */
   tried: TriedCandidate[];
+  /** With a winner: why it won (its rank reasons) and what it ranked ahead of. */
+  why?: string[];
   /** Why the home page could not be read, when it could not. */
   pageError?: string;
 }
@@ -163,8 +173,14 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
   const running = new SingleFlight<string, DiscoveryOutcome>();
   const { kv, store } = config;
   const log = config.log ?? (() => {});
+  const dnsServer = config.dnsServer;
+  const resolve = config.resolve ??
+    (dnsServer
+      ? (host: string, signal?: AbortSignal) => resolveWithDeno(host, signal, dnsServer)
+      : undefined);
   const search = {
-    fetcher: createSiteFetcher(config),
+    fetcher: createSiteFetcher({ ...config, resolve }),
+    lookupTxt: bimiLookup(config),
     imaging: config.imaging,
     budgetMs: config.budgetMs ?? 10_000,
     maxFetches: config.maxFetches ?? 12,
@@ -184,9 +200,14 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       });
       if (skip !== undefined) return { domain, ...skip, tried: [] };
     }
-    const { winner, tried, page, pageError, failure } = await searchSite(domain, search);
+    const { winner, tried, page, pageError, why, failure } = await searchSite(domain, search);
     const now = clock();
-    const base = { domain, tried, ...(page ? { page } : {}), ...(pageError ? { pageError } : {}) };
+    const base: Omit<DiscoveryOutcome, "status"> = {
+      domain,
+      tried,
+      ...(page ? { page } : {}),
+      ...(pageError ? { pageError } : {}),
+    };
     if (winner === undefined) {
       if (record !== null) {
         if (discovered !== null) await touchFound(kv, domain, discovered, now);
@@ -200,8 +221,11 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
         retryMaxMs: config.retryMaxMs,
       });
       log(describeFailure(domain, entry));
-      return { ...base, status: "not-found", failure: failure.kind, retryAt: entry.until };
+      const { until: retryAt, reason } = entry;
+      const why = reason ? { reason } : {};
+      return { ...base, status: "not-found", failure: failure.kind, retryAt, ...why };
     }
+    base.why = why;
     const newScore = score(winner.measured);
     const source = winner.measured.candidate.url;
     if (!replaces(prior, newScore, force)) {

@@ -3,7 +3,7 @@
  * {@link safeFetch} with one byte cap, and `data:` URLs decoded locally (no connection made).
  *
  * The home page is tried at `https://DOMAIN/`, then `http://DOMAIN/`, following redirects to the
- * site's canonical host. On an `https://` page, `http://` icon and manifest URLs are fetched as
+ * site's canonical host, and a `<meta http-equiv="refresh">` like a redirect (`meta_refresh.ts`). On an `https://` page, `http://` icon and manifest URLs are fetched as
  * `https://` ({@link upgraded}), as browsers upgrade mixed content; `safeFetch` refuses
  * redirects from https to http.
  *
@@ -19,6 +19,7 @@ import {
   type SafeResponse,
 } from "./safe_fetch.ts";
 import { NotAnImage } from "./measure_image.ts";
+import { MAX_REFRESHES, refreshTarget } from "./meta_refresh.ts";
 
 /** `Accept` of a home page request. */
 export const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
@@ -105,6 +106,24 @@ export function createSiteFetcher(options: FetchOptions = {}): SiteFetcher {
     return response;
   }
 
+  /** The page a `<meta http-equiv=refresh>` leads to (bounded); `page` itself otherwise. */
+  async function followRefresh(page: SafeResponse, signal: AbortSignal): Promise<SafeResponse> {
+    for (let i = 0; i < MAX_REFRESHES; i++) {
+      const type = page.headers.get("content-type") ?? "";
+      if (type !== "" && !/html/i.test(type)) break;
+      const target = refreshTarget(decodeText(page.body, type), page.url);
+      if (target === undefined) break;
+      try {
+        const next = await fetchUrl(target, signal, HTML_ACCEPT);
+        if (next.status < 200 || next.status >= 300) break;
+        page = next;
+      } catch {
+        break; // The page that pointed on is still the home page.
+      }
+    }
+    return page;
+  }
+
   async function homePage(domain: string, signal: AbortSignal): Promise<HomePage> {
     const errors: string[] = [];
     let reachable: string | undefined;
@@ -113,7 +132,7 @@ export function createSiteFetcher(options: FetchOptions = {}): SiteFetcher {
       try {
         const response = await fetchUrl(`${scheme}://${domain}/`, signal, HTML_ACCEPT);
         if (response.status >= 200 && response.status < 300) {
-          return { page: response, errors, networkFailure };
+          return { page: await followRefresh(response, signal), errors, networkFailure };
         }
         errors.push(`HTTP ${response.status} from ${response.url}`);
         reachable ??= response.url;

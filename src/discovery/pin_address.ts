@@ -23,18 +23,31 @@ export interface PinOptions {
   signal?: AbortSignal;
 }
 
+/** A DNS server to ask instead of the system's (`LOGO_DNS_SERVER`): `Deno.resolveDns`'s `nameServer`. */
+export interface NameServer {
+  /** IPv4 or IPv6 address. */
+  ipAddr: string;
+  /** UDP/TCP port. */
+  port: number;
+}
+
 /**
- * Resolves A and AAAA records with `Deno.resolveDns`; fails only when both fail.
+ * Resolves A and AAAA records with `Deno.resolveDns` (on `nameServer` when given); fails only
+ * when both fail.
  *
  * @example
  * ```ts
  * const addresses = await resolveWithDeno("example.com");
  * ```
  */
-export async function resolveWithDeno(hostname: string, signal?: AbortSignal): Promise<string[]> {
+export async function resolveWithDeno(
+  hostname: string,
+  signal?: AbortSignal,
+  nameServer?: NameServer,
+): Promise<string[]> {
   const [v4, v6] = await Promise.allSettled([
-    Deno.resolveDns(hostname, "A", { signal }),
-    Deno.resolveDns(hostname, "AAAA", { signal }),
+    Deno.resolveDns(hostname, "A", { signal, nameServer }),
+    Deno.resolveDns(hostname, "AAAA", { signal, nameServer }),
   ]);
   if (v4.status === "rejected" && v6.status === "rejected") throw v4.reason;
   return [

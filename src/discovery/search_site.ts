@@ -11,6 +11,7 @@
  * @module
  */
 import type { ImageWork } from "../../imagecore/image_pool.ts";
+import { bimiCandidate, type TxtLookup } from "./bimi.ts";
 import { pool } from "./bounded_concurrency.ts";
 import {
   type Candidate,
@@ -28,7 +29,7 @@ import {
   upgraded,
 } from "./fetch_site.ts";
 import { type ImageFacts, measureImage, verifyImage } from "./measure_image.ts";
-import { compareMeasured, fetchOrder, type Measured } from "./rank.ts";
+import { compareMeasured, explain, fetchOrder, type Measured, refusal } from "./rank.ts";
 
 /** What one candidate turned out to be. */
 export interface TriedCandidate {
@@ -54,6 +55,8 @@ export interface SearchOptions {
   parallelFetches: number;
   /** Aborting it cuts the search short, as if its budget ran out. */
   signal?: AbortSignal;
+  /** TXT lookups for the domain's BIMI record (`bimi.ts`); none: BIMI is not read. */
+  lookupTxt?: TxtLookup;
 }
 
 /** What a search found. */
@@ -66,6 +69,11 @@ export interface SearchResult {
   page?: string;
   /** Why the home page could not be read, when it could not. */
   pageError?: string;
+  /**
+   * Why the winner won (its tier and what it is, `rank.ts`), then what it ranked ahead of: the
+   * runners-up, best first (at most three).
+   */
+  why: string[];
   /** Why there is no winner (meaningful only then). */
   failure: { kind: FailureKind; reason: string };
 }
@@ -115,17 +123,25 @@ export async function searchSite(domain: string, options: SearchOptions): Promis
 
 /** The candidates of `domain`, in fetch order, with the page they came from. */
 async function collect(domain: string, signal: AbortSignal, options: SearchOptions) {
-  const { fetcher } = options;
-  const { page, reachable, errors, networkFailure } = await fetcher.homePage(domain, signal);
+  const { fetcher, lookupTxt } = options;
+  const [home, bimi] = await Promise.all([
+    fetcher.homePage(domain, signal),
+    lookupTxt ? bimiCandidate(domain, lookupTxt, signal) : undefined,
+  ]);
+  const { page, reachable, errors, networkFailure } = home;
+  const brand = bimi ? [bimi] : [];
   if (page === undefined) {
-    const fallbacks = reachable ? extractCandidates("", reachable).candidates : [];
+    const fallbacks = fetchOrder([
+      ...brand,
+      ...(reachable ? extractCandidates("", reachable).candidates : []),
+    ]);
     // Nothing answered on either scheme, and not because we refused to connect.
     const unreachable = reachable === undefined && networkFailure;
     return { candidates: fallbacks, pageError: errors.join("; "), unreachable };
   }
   const type = page.headers.get("content-type") ?? "";
   const html = /html|xml/i.test(type) || type === "" ? decodeText(page.body, type) : "";
-  const found = extractCandidates(html, page.url);
+  const found = extractCandidates(html, page.url, domain);
   const fromManifests = (await Promise.all(found.manifests.map(async (url) => {
     try {
       const manifest = await fetcher.get(upgraded(url, page.url), signal, MANIFEST_ACCEPT);
@@ -135,7 +151,7 @@ async function collect(domain: string, signal: AbortSignal, options: SearchOptio
     }
   }))).flat();
   const seen = new Set<string>();
-  const ordered = fetchOrder([...found.candidates, ...fromManifests])
+  const ordered = fetchOrder([...brand, ...found.candidates, ...fromManifests])
     .map((c) => ({ ...c, url: upgraded(c.url, page.url) }))
     .filter((c) => !seen.has(c.url) && seen.add(c.url));
   const candidates = ordered.slice(0, Math.min(options.maxFetches, MAX_CANDIDATES));
@@ -169,13 +185,21 @@ async function searchWithin(
   });
   const measured: (Measured & { entry: Fetched })[] = fetched
     .filter((f) => f.facts !== undefined)
-    .map((f) => ({ ...f.facts!, candidate: f.candidate, order: f.order, entry: f }));
+    .map((f) => ({ ...f.facts!, candidate: f.candidate, order: f.order, entry: f }))
+    .filter((m) => {
+      const refused = refusal(m);
+      if (refused !== undefined) m.entry.result = `${m.entry.result}: ${refused}`;
+      return refused === undefined;
+    });
   measured.sort(compareMeasured);
   let winner: SearchResult["winner"];
-  for (const m of measured) {
+  let why: string[] = [];
+  for (const [i, m] of measured.entries()) {
     try {
       const bytes = await verifyImage(m.entry.bytes!, m.entry.facts!, options.imaging);
       winner = { measured: m, bytes };
+      const behind = measured.slice(i + 1, i + 4);
+      why = [explain(m), ...behind.map((r) => `ahead of ${r.candidate.url}: ${explain(r)}`)];
       break;
     } catch (error) {
       m.entry.result = `${m.entry.result}: ${failureReason(error)}`;
@@ -193,7 +217,7 @@ async function searchWithin(
     : cutShort !== undefined
     ? { kind: "unreachable", reason: `${cutShort.candidate.url}: ${cutShort.result}` }
     : { kind: "no-icon", reason: noIconReason(page, pageError, fetched.length) };
-  return { winner, tried, page, pageError, failure };
+  return { winner, tried, page, pageError, why, failure };
 }
 
 /** Why nothing usable was found although the site answered, in one line. */

@@ -2,23 +2,27 @@
  * Discovery as the running service uses it, configured from the environment:
  *
  * - `LOGO_DISCOVERY`: `on` (default) or `off`;
- * - `LOGO_CONNECT_TO`: resolve overrides, `host:port:address:port,…` (see `connect_to.ts`).
+ * - `LOGO_CONNECT_TO`: resolve overrides, `host:port:address:port,…` (see `connect_to.ts`);
+ * - `LOGO_DNS_SERVER`: the name server of discovery's DNS lookups, `address:port` (see `bimi.ts`).
  *
  * On a miss the endpoint waits for discovery at most {@link REQUEST_BUDGET_MS} (3 s): a miss that
  * takes longer answers 404 while discovery finishes in the background, and a later request finds
  * the logo. Discovery looks for the logo of the registrable domain (`lookupChain`'s last entry),
  * which every subdomain falls back to, so random subdomains cannot each start a discovery. An
  * hourly sweep refreshes discovered logos older than 30 days. Each failed discovery is logged
- * once with its reason (see `failure_memory.ts` for how long a failure is remembered).
+ * once with its reason (see `failure_memory.ts` for how long a failure is remembered), at most 10
+ * lines a minute (`src/observe/bounded_log.ts`).
  * `close()` waits for background discoveries at most `closeTimeoutMs` (2 s), so a KV that no
  * longer answers cannot hold up shutdown.
  *
  * @module
  */
+import { createBoundedLog } from "../observe/bounded_log.ts";
 import { lookupChain } from "../sdk/domain.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { SingleFlight } from "../single_flight.ts";
 import { LogoStore } from "../store/logo_store.ts";
+import { parseDnsServer } from "./bimi.ts";
 import { parseConnectTo } from "./connect_to.ts";
 import { createDiscovery, type Discovery, type DiscoveryConfig } from "./discover.ts";
 import { IMAGE_DEADLINE_MS } from "./measure_image.ts";
@@ -56,6 +60,8 @@ export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   log?: (message: string, error?: unknown) => void;
   /** How long `close()` waits for background discoveries; default 2000 ms. */
   closeTimeoutMs?: number;
+  /** Told each discovery's outcome (`stored`, `not-found`…, or `error`) and duration in s. */
+  onDiscovery?: (outcome: string, seconds: number) => void;
 }
 
 /**
@@ -74,7 +80,7 @@ export function discoveryEnabled(value: string | undefined): boolean {
  * Starts discovery for the service from `env` (a getter such as `(n) => Deno.env.get(n)`), or
  * returns undefined when `LOGO_DISCOVERY=off`.
  *
- * @throws {Error} for an invalid `LOGO_DISCOVERY` or `LOGO_CONNECT_TO`.
+ * @throws {Error} for an invalid `LOGO_DISCOVERY`, `LOGO_CONNECT_TO` or `LOGO_DNS_SERVER`.
  * @example
  * ```ts
  * import { createApp } from "../http/app.ts";
@@ -91,6 +97,10 @@ export function startDiscoveryService(
 ): DiscoveryService | undefined {
   if (!discoveryEnabled(env("LOGO_DISCOVERY"))) return undefined;
   const log = options.log ?? console.error;
+  // Failed discoveries are logged with their reason at a bounded rate (src/observe/bounded_log.ts).
+  const failures = createBoundedLog({ log, clock: options.clock });
+  const failureLog = failures.kind("discovery failure");
+  const onDiscovery = options.onDiscovery ?? (() => {});
   const shutdown = new AbortController();
   const connectTo = parseConnectTo(env("LOGO_CONNECT_TO"));
   // Fetched bytes are decoded in a worker pool, started now, unless the caller passes its own.
@@ -101,9 +111,10 @@ export function startDiscoveryService(
     kv,
     store: new LogoStore(kv, { clock: options.clock, imaging }),
     connectTo,
+    dnsServer: parseDnsServer(env("LOGO_DNS_SERVER")),
     ...options,
     imaging,
-    log: (message) => log(message),
+    log: (message) => failureLog(message),
   });
   const requestBudgetMs = options.requestBudgetMs ?? REQUEST_BUDGET_MS;
   const background = new Set<Promise<unknown>>();
@@ -127,10 +138,15 @@ export function startDiscoveryService(
     discovery,
     discover(domain) {
       const target = lookupChain(domain).at(-1) ?? domain;
+      const started = performance.now();
+      const seconds = () => (performance.now() - started) / 1000;
       const done = track(
         discovery.discover(target).then(
-          () => {},
-          (error) => log(`Discovery failed for ${target}`, error),
+          (outcome) => onDiscovery(outcome.status, seconds()),
+          (error) => {
+            onDiscovery("error", seconds());
+            failureLog(`Discovery failed for ${target}`, error);
+          },
         ),
       );
       let timeout: ReturnType<typeof setTimeout> | undefined;
@@ -142,6 +158,7 @@ export function startDiscoveryService(
     ready: () => pool?.ready() ?? Promise.resolve(),
     async close() {
       if (timer !== undefined) clearInterval(timer);
+      failures.flush();
       shutdown.abort();
       const poolClosed = pool?.close(); // fails the image jobs in flight: discoveries end sooner
       let deadline: ReturnType<typeof setTimeout> | undefined;

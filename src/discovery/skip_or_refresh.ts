@@ -42,7 +42,7 @@ export function priorOf(record: StoredRecord | null, found: FoundEntry | null): 
 export type Skip =
   | { status: "operator" }
   | { status: "fresh"; source: string }
-  | { status: "known-missing"; failure: FailureKind; retryAt: number };
+  | { status: "known-missing"; failure: FailureKind; retryAt: number; reason?: string };
 
 /** What {@link skipReason} needs besides the prior. */
 export interface SkipOptions {
@@ -84,7 +84,14 @@ export async function skipReason(prior: Prior, options: SkipOptions): Promise<Sk
   }
   const missing = await options.readMissing();
   if (missing !== null && missing.until > options.clock()) {
-    return { status: "known-missing", failure: missing.kind ?? "no-icon", retryAt: missing.until };
+    const failure = missing.kind ?? "no-icon";
+    const reason = missing.reason;
+    return {
+      status: "known-missing",
+      failure,
+      retryAt: missing.until,
+      ...(reason ? { reason } : {}),
+    };
   }
   return undefined;
 }

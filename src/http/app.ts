@@ -6,7 +6,9 @@
  * (`request_target.ts`) → parse the request target (`request_options.ts`) → authenticate
  * (`authenticate.ts`, then `key_restrictions.ts`) → limit (`limit_request.ts`) → resolve
  * (`resolve_logo.ts`) → render (`render_variant.ts`) → respond (`respond.ts`). One `catch` turns an `HttpError` into its answer and anything else into a
- * logged 500. `/healthz` and `/readyz` (`readiness.ts`) are answered before the parse step.
+ * logged 500 (at a bounded rate). `/healthz` and `/readyz` (`readiness.ts`), and `/metrics` when
+ * `AppDeps.observer` has it on, are answered before the parse step. The observer is told each step
+ * and each answer (access log, metrics, spans: `src/observe/`).
  *
  * @example
  * ```ts
@@ -21,6 +23,7 @@
  * ```
  * @module
  */
+import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { createAuthenticator, KEY_CACHE_TTL_MS } from "./authenticate.ts";
 import {
   audienceOf,
@@ -38,6 +41,14 @@ import {
   type RateLimiter,
 } from "../limits/rate_limiter.ts";
 import { createProbes } from "./readiness.ts";
+import { createBoundedLog } from "../observe/bounded_log.ts";
+import {
+  NO_OBSERVER,
+  type Observation,
+  type RenderOutcome,
+  type RequestObserver,
+} from "../observe/request_observer.ts";
+import { observeRenders } from "./observed_render.ts";
 import { createRenderer, type TaggedVariant } from "./render_variant.ts";
 import { createRequestParser } from "./request_options.ts";
 import { createHostCheck } from "./request_target.ts";
@@ -83,6 +94,10 @@ export interface AppDeps {
   log?: Log;
   /** For `/readyz`: whether the store file is still the one opened (`storeFileCheck`). */
   checkStore?: StoreCheck;
+  /** Access log, metrics (`GET /metrics`) and step spans (`src/observe/`); default all off. */
+  observer?: RequestObserver;
+  /** Where cold renders run: the render pool (`src/server/render_pool.ts`); default in process. */
+  imaging?: ImageWork;
 }
 
 /** Counters of a running application. */
@@ -112,6 +127,9 @@ interface RequestContext {
   allowedOrigin: string | null;
   quota: RateLimitDecision | undefined;
   servedDomain: string | undefined;
+  keyId: string | undefined;
+  outcome: RenderOutcome;
+  bytes: number | undefined;
   audience: CacheAudience;
   readonly cachePolicy: CachePolicy;
 }
@@ -126,11 +144,14 @@ export function createApp(deps: AppDeps): App {
   const logos = new LogoStore(kv, { clock });
   const ownLimiter = deps.limiter === undefined;
   const limiter = deps.limiter ?? createRateLimiter({ kv, clock, instanceId: deps.instanceId });
+  const keyCounts = { hits: 0, misses: 0 };
+  const logoCounts = { hits: 0, misses: 0 };
   const authenticate = createAuthenticator({
     keys,
     clock,
     ttlMs: deps.keyCacheTtlMs ?? KEY_CACHE_TTL_MS,
     log,
+    counts: keyCounts,
   });
   const resolve = createResolver({
     logos,
@@ -138,15 +159,27 @@ export function createApp(deps: AppDeps): App {
     ttlMs: deps.logoCacheTtlMs ?? LOGO_CACHE_TTL_MS,
     discover: deps.discover,
     log,
+    counts: logoCounts,
   });
   const variants = new VariantCache<TaggedVariant>({
     maxBytes: deps.variantCacheBytes ?? DEFAULT_VARIANT_CACHE_BYTES,
   });
-  const renderer = createRenderer({ logos, variants, log });
+  const renderer = createRenderer({ logos, variants, log, imaging: deps.imaging });
   const checkHost = createHostCheck();
   const parseRequest = createRequestParser();
   const cachePolicy = createCachePolicy(deps.sharedCacheMaxAgeSeconds);
   const probes = createProbes({ kv, checkStore: deps.checkStore, log });
+  const observer = deps.observer ?? NO_OBSERVER;
+  // Unexpected errors are logged at a bounded rate (src/observe/bounded_log.ts).
+  const errorLog = createBoundedLog({ log, clock });
+  const unexpected = errorLog.kind("unexpected error");
+  observer.metrics?.watch(() => ({
+    variants: variants.stats(),
+    keys: keyCounts,
+    logos: logoCounts,
+    leases: { attempts: limiter.stats().leaseAttempts, commits: limiter.stats().leases },
+  }));
+  const render = observeRenders({ renderer, variants, observer });
 
   async function handler(request: Request): Promise<Response> {
     const method = request.method;
@@ -155,10 +188,25 @@ export function createApp(deps: AppDeps): App {
       allowedOrigin: null,
       quota: undefined,
       servedDomain: undefined,
+      keyId: undefined,
+      outcome: "none",
+      bytes: undefined,
       // Until a credential is known, an answer depends on the URL alone (a 404 for `/`).
       audience: "shared",
       cachePolicy,
     };
+    const observation = observer.begin(request);
+    const response = await answer(request, context, observation);
+    observation.finish(response, context);
+    return response;
+  }
+
+  async function answer(
+    request: Request,
+    context: RequestContext,
+    observation: Observation,
+  ): Promise<Response> {
+    const method = context.method;
     try {
       // A malformed Host is a 400 whatever the method; the domain never comes from it.
       checkHost(request.headers.get("host"));
@@ -169,26 +217,44 @@ export function createApp(deps: AppDeps): App {
       // `/healthz`, `/readyz`: no dot, so never a domain
       const probe = probes.answer(method, request.url);
       if (probe !== undefined) return await probe;
+      // `/metrics` (when LOGO_METRICS_TOKEN is set): no dot either; never counted or cached
+      const scrape = observer.answer(request);
+      if (scrape !== undefined) return await scrape;
       // 1 parse
+      observation.step("parse");
       const parsed = parseRequest(request);
       // 2 authenticate
+      observation.step("authenticate");
       const credential = await authenticate(parsed);
+      context.keyId = credential.key.id;
       // 3 restrict
+      observation.step("restrict");
       context.allowedOrigin = checkKeyRestrictions(credential, parsed);
       context.audience = audienceOf(credential.kind, context.allowedOrigin);
       // 4 limit
+      observation.step("limit");
       context.quota = await limitRequest(limiter, credential.key);
       // 5 resolve
+      observation.step("resolve");
       const logo = await resolve(parsed.domain);
       context.servedDomain = logo.domain;
       // 6 render (not needed when the client's copy is current)
+      observation.step("render");
       const etag = renderer.tag(logo.record, parsed.options);
-      if (etagMatches(parsed.ifNoneMatch, etag)) return respondNotModified(etag, context);
-      const variant = await renderer.render(logo.record, parsed.options, etag);
+      if (etagMatches(parsed.ifNoneMatch, etag)) {
+        context.outcome = "not_modified";
+        observation.step("respond");
+        return respondNotModified(etag, context);
+      }
+      const { variant, outcome } = await render(logo.record, parsed.options, etag);
+      context.outcome = outcome;
+      context.bytes = variant.bytes.byteLength;
       // 7 respond
+      observation.step("respond");
       return respondImage(variant, context);
     } catch (error) {
-      return respondError(error, context, log);
+      observation.step("respond");
+      return respondError(error, context, unexpected);
     }
   }
 
@@ -197,6 +263,7 @@ export function createApp(deps: AppDeps): App {
     forgetLogo: (domain) => resolve.forget(domain),
     stats: () => ({ variants: variants.stats() }),
     async close() {
+      errorLog.flush();
       if (ownLimiter) await limiter.close();
     },
   };

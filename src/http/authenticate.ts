@@ -23,7 +23,7 @@ import { bearerToken } from "./request_options.ts";
 import type { ApiKey, KeyStore } from "../store/key_store.ts";
 import { constantTimeEqual, isPublishableKey, isSecretKey } from "../store/key_token.ts";
 import { sha256Hex } from "../store/sha256.ts";
-import { TtlCache } from "../ttl_cache.ts";
+import { type CacheCounts, TtlCache } from "../ttl_cache.ts";
 
 /** How a request authenticated. */
 export type CredentialKind = "publishable" | "secret";
@@ -51,6 +51,8 @@ export interface AuthenticatorOptions {
   maxEntries?: number;
   /** Where KV failures are reported; default `console.error`. Never receives a token. */
   log?: (message: string, error?: unknown) => void;
+  /** Counts the key cache's hits and misses (for metrics); optional. */
+  counts?: CacheCounts;
 }
 
 /** What authentication reads from a request. */
@@ -88,6 +90,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
     ttlMs: options.ttlMs ?? KEY_CACHE_TTL_MS,
     maxEntries: options.maxEntries ?? KEY_CACHE_MAX_ENTRIES,
     clock: options.clock,
+    counts: options.counts,
   };
   // Two caches, so the hot path builds no composite key: by pk token, and by sk token's hash
   // (the secret itself is not kept).

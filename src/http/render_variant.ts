@@ -4,9 +4,12 @@
  *
  * - The default request (128 px, PNG, no greyscale, no theme) is the precomputed `default`
  *   rendition, sent as stored: no decoding.
- * - Any other request renders, with `imagecore.transform`, from the smallest stored rendition at
- *   least as wide as asked (or the widest there is: the asked width is always honoured), unless
- *   that rendition already is the answer.
+ * - Any other request renders, with imagecore's `transform` in `imaging` (the render pool's
+ *   workers in the server, `src/server/render_pool.ts`; in process by default), from the smallest
+ *   stored rendition at least as wide as asked (or the widest there is: the asked width is always
+ *   honoured), unless that rendition already is the answer. A full render queue or a render past
+ *   its deadline answers `503` with `Retry-After` ({@link renderUnavailable}); any other render
+ *   failure on our own rendition is the server's fault, a logged `500`.
  * - Results live in a {@link VariantCache} keyed by the ETag; identical concurrent misses render
  *   once. Source renditions read from KV are cached too, under their own budget.
  *
@@ -26,8 +29,11 @@
  * ```
  * @module
  */
-import { transform } from "../../imagecore/mod.ts";
+import type { ImageWork } from "../../imagecore/image_pool.ts";
+import { ImageCoreError } from "../../imagecore/mod.ts";
+import { HttpError } from "../http_error.ts";
 import { guardKv } from "../kv_unavailable.ts";
+import { IN_PROCESS } from "../store/logo_ingest.ts";
 import { CONTENT_TYPES, DEFAULT_FORMAT, DEFAULT_SIZE } from "../sdk/logo_options.ts";
 import type { LogoOptions } from "./request_options.ts";
 import { logoNotFound } from "./resolve_logo.ts";
@@ -57,6 +63,8 @@ export interface RendererOptions {
   sources?: VariantCache;
   /** Where KV failures are reported; default `console.error`. */
   log?: (message: string, error?: unknown) => void;
+  /** Where imagecore renders: the render pool; default in this isolate (`IN_PROCESS`). */
+  imaging?: ImageWork;
 }
 
 /** The render step. */
@@ -131,12 +139,35 @@ export function variantTag(plan: RenderPlan, options: LogoOptions): string {
   return `${tag}-${options.format}"`;
 }
 
+/** Seconds a client is told to wait after a `503` for a full render queue or a slow render. */
+export const RENDER_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The `503` of a render that could not run now: the queue was full (`busy`), it passed its
+ * deadline (`timeout`), or the pool is closing. `undefined` for any other failure.
+ */
+export function renderUnavailable(error: unknown): HttpError | undefined {
+  if (!(error instanceof ImageCoreError)) return undefined;
+  const headers = { "Retry-After": String(RENDER_RETRY_AFTER_SECONDS) };
+  if (error.code === "busy") {
+    return new HttpError(503, "Server busy: too many renders queued; retry shortly", headers);
+  }
+  if (error.code === "timeout") {
+    return new HttpError(503, "Server busy: the render took too long; retry shortly", headers);
+  }
+  if (/pool closed/.test(error.message)) {
+    return new HttpError(503, "Server stopping: cannot render now; retry shortly", headers);
+  }
+  return undefined;
+}
+
 /** Creates the render step. */
 export function createRenderer(options: RendererOptions): Renderer {
   const { logos } = options;
   const log = options.log ?? console.error;
   const variants = options.variants ?? new VariantCache<TaggedVariant>();
   const sources = options.sources ?? new VariantCache({ maxBytes: DEFAULT_SOURCE_CACHE_BYTES });
+  const imaging = options.imaging ?? IN_PROCESS;
 
   async function readRendition(rendition: Rendition): Promise<Uint8Array> {
     const bytes = await guardKv(() => logos.readBlob(rendition.hash), { log });
@@ -154,11 +185,15 @@ export function createRenderer(options: RendererOptions): Renderer {
       bytes: await readRendition(plan.rendition),
       contentType: plan.rendition.type,
     }));
-    const out = transform(source.bytes, {
+    const transformOptions = {
       width: opts.size,
       greyscale: opts.greyscale,
       theme: opts.theme,
       format: opts.format,
+    };
+    // A worker gets a copy of the cached source: transferring it would empty the cache's entry.
+    const out = await imaging.transform(source.bytes, transformOptions).catch((error) => {
+      throw renderUnavailable(error) ?? error;
     });
     const { width, height } = out;
     return { bytes: out.bytes, contentType: CONTENT_TYPES[out.format], etag, width, height };

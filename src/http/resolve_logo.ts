@@ -21,7 +21,7 @@ import { HttpError } from "../http_error.ts";
 import { guardKv } from "../kv_unavailable.ts";
 import type { LogoRecord, LogoStore } from "../store/logo_store.ts";
 import { SingleFlight } from "../single_flight.ts";
-import { TtlCache } from "../ttl_cache.ts";
+import { type CacheCounts, TtlCache } from "../ttl_cache.ts";
 
 /** The lookup resolution needs from the logo store. */
 export type LogoLookup = Pick<LogoStore, "get">;
@@ -48,6 +48,8 @@ export interface ResolverOptions {
   discover?: (domain: string) => Promise<void>;
   /** Where failures are reported; default `console.error`. */
   log?: (message: string, error?: unknown) => void;
+  /** Counts the record cache's hits and misses (for metrics); optional. */
+  counts?: CacheCounts;
 }
 
 /** The resolve step, plus a way to drop a cached domain after changing it in this process. */
@@ -83,6 +85,7 @@ export function createResolver(options: ResolverOptions): Resolver {
     maxEntries,
     clock: options.clock,
     load: (domain) => guardKv(() => logos.get(domain), { log }),
+    counts: options.counts,
   });
   const discovering = new SingleFlight<string, void>();
   const chains = new Map<string, readonly string[]>();

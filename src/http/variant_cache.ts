@@ -87,6 +87,11 @@ export class VariantCache<V extends Variant = Variant> {
     return value;
   }
 
+  /** Whether `key` is held, without counting a lookup or refreshing its age. */
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
   /**
    * The value for `key`: from memory, from a production already in flight, or by calling
    * `produce` once. A failed production is not cached; every waiter sees its error.

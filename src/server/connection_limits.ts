@@ -46,7 +46,9 @@ export interface ConnectionLimits {
 
 /**
  * Reads the soft open-file limit from `/proc/self/limits` and counts `/proc/self/fd` (Linux).
- * Elsewhere, or when they cannot be read, the limit is `undefined`.
+ * Deno lets only `--allow-all` read them, so without it the limit comes from `sh -c "ulimit -n"`
+ * (`--allow-run`, which `deno task start` has). Elsewhere, or when neither works, the limit is
+ * `undefined`.
  */
 export function readDescriptorLimit(): DescriptorLimit {
   try {
@@ -55,8 +57,29 @@ export function readDescriptorLimit(): DescriptorLimit {
     const soft = line?.slice("Max open files".length).trim().split(/\s+/)[0];
     let open = 0;
     for (const _ of Deno.readDirSync("/proc/self/fd")) open++;
-    const value = Number(soft);
-    return { soft: Number.isSafeInteger(value) && value > 0 ? value : undefined, open };
+    return { soft: positive(soft), open };
+  } catch {
+    // Deno lets only --allow-all read /proc/self; `deno task start` has --allow-run instead, and
+    // a shell started from here reports the same limit and can count our descriptors.
+    return askShell();
+  }
+}
+
+function positive(text: string | undefined): number | undefined {
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+function askShell(): DescriptorLimit {
+  try {
+    const { success, stdout } = new Deno.Command("sh", {
+      args: ["-c", "ulimit -n; ls /proc/$PPID/fd | wc -l"],
+      stdin: "null",
+      stderr: "null",
+    }).outputSync();
+    const [soft, open] = new TextDecoder().decode(stdout).trim().split(/\s+/);
+    if (!success) return { soft: undefined, open: 0 };
+    return { soft: positive(soft), open: positive(open) ?? 0 };
   } catch {
     return { soft: undefined, open: 0 };
   }

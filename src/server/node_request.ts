@@ -67,15 +67,15 @@ export function toRequest(incoming: IncomingMessage): Request {
   return request;
 }
 
-/** The response's headers, each name once with all its values. */
-function headerMap(response: Response): Map<string, string[]> {
-  const names = new Map<string, string[]>();
-  for (const [name, value] of response.headers) {
-    const values = names.get(name) ?? [];
-    values.push(value);
-    names.set(name, values);
-  }
-  return names;
+/**
+ * The response's headers as Node's flat raw list `[name, value, name, value…]`, a `set-cookie`
+ * once per cookie. Read with `forEach`: in Deno 2.9.6 iterating a `Headers` with `for…of` costs
+ * about 12× as much (measured: 34.6 against 2.8 µs for 11 headers; bench/README.md).
+ */
+function rawHeaders(response: Response): string[] {
+  const raw: string[] = [];
+  response.headers.forEach((value, name) => raw.push(name, value));
+  return raw;
 }
 
 /** Sends `response` on `outgoing`; no body for `HEAD` (its `Content-Length` is kept). */
@@ -85,9 +85,12 @@ export async function writeResponse(
   outgoing: ServerResponse,
 ): Promise<void> {
   outgoing.statusCode = response.status;
-  for (const [name, values] of headerMap(response)) {
-    outgoing.setHeader(name, values.length === 1 ? values[0] : values);
-  }
+  // forEach, not for…of (see rawHeaders); it gives each name once but set-cookie per cookie.
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") outgoing.setHeader(name, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) outgoing.setHeader("set-cookie", cookies);
   if (response.body === null || method === "HEAD") {
     await response.body?.cancel();
     outgoing.end();
@@ -102,9 +105,11 @@ export async function serializeResponse(response: Response): Promise<Uint8Array>
   const body = new Uint8Array(await response.arrayBuffer());
   const reason = response.statusText || STATUS_CODES[response.status] || "";
   let head = `HTTP/1.1 ${response.status} ${reason}\r\n`;
-  for (const [name, values] of headerMap(response)) {
+  const headers = rawHeaders(response);
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i];
     if (name === "content-length" || name === "connection") continue; // set below
-    for (const value of values) head += `${name}: ${value}\r\n`;
+    head += `${name}: ${headers[i + 1]}\r\n`;
   }
   head += `content-length: ${body.length}\r\nconnection: close\r\n\r\n`;
   const headBytes = new TextEncoder().encode(head);

@@ -35,6 +35,11 @@ export interface ServeConnectionsOptions {
   hostname?: string;
   /** The cap and timeouts. */
   limits: Pick<ConnectionLimits, "maxConnections" | "headersTimeoutMs" | "idleTimeoutMs">;
+  /**
+   * Share the port with other processes that set it too (`SO_REUSEPORT`, Linux): the kernel
+   * spreads new connections over them. Default false: a port in use is an error.
+   */
+  reusePort?: boolean;
 }
 
 /** Counters of what the connection cap did. */
@@ -156,7 +161,12 @@ export function serveConnections(
 
   return new Promise((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(listenFailure(error)));
-    server.listen(options.port, options.hostname ?? "0.0.0.0", () => {
+    const listen = {
+      port: options.port,
+      host: options.hostname ?? "0.0.0.0",
+      reusePort: options.reusePort ?? false,
+    };
+    server.listen(listen, () => {
       const address = server.address();
       const port = typeof address === "object" && address !== null ? address.port : options.port;
       const hostname = options.hostname ?? "0.0.0.0";

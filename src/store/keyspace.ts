@@ -18,6 +18,7 @@
  * | `["discovery", "missing", domain]` | `MissingEntry` | `discovery/failure_memory.ts` (deleted by `discovery/found_memory.ts`) | `discovery/failure_memory.ts` | `negativeTtlMs` (a day), or the retry delay if longer |
  * | `["meta", "demo"]` | the demo key and domains | `seed.ts` | `seed.ts` | never |
  * | `["meta", "initialized"]` | `InitializedMarker` | `seed.ts`, `store/store_meta.ts` | `store/store_meta.ts`, `readiness.ts` | never |
+ * | `["meta", "import"]` | `ImportMarker` (an archive import under way or interrupted) | `store/archive_import.ts` | `store/archive_import.ts` | deleted when the import finishes |
  *
  * A prefix alone (`["keys"]`, `["logos"]`, `["blobs"]`, `["blob_chunks", sha256]`,
  * `["discovery", "found"]`) is used with `kv.list`.
@@ -122,3 +123,6 @@ export const DEMO_KEY: Deno.KvKey = Object.freeze([PREFIX.meta, "demo"]);
 
 /** `["meta", "initialized"]`: present once the store has held data (see `store_meta.ts`). */
 export const INITIALIZED_KEY: Deno.KvKey = Object.freeze([PREFIX.meta, "initialized"]);
+
+/** `["meta", "import"]`: an archive import under way, or interrupted (see `archive_import.ts`). */
+export const IMPORT_KEY: Deno.KvKey = Object.freeze([PREFIX.meta, "import"]);

@@ -24,10 +24,28 @@ import { dirname } from "node:path";
 /** Default location of the KV file, relative to the working directory. */
 export const DEFAULT_KV_PATH = "./data/logo-lookup.kv";
 
-/** The KV location to open: `LOGO_KV`'s value when set and not blank, else the default path. */
-export function kvLocation(value: string | undefined): string {
+/**
+ * `LOGO_KV=platform`: the runtime's own KV, `Deno.openKv()` with no path — on Deno Deploy the
+ * application's KV database, shared by all its instances.
+ */
+export const PLATFORM_KV = "platform";
+
+/**
+ * The KV location to open: `LOGO_KV`'s value when set and not blank; else {@link PLATFORM_KV} when
+ * `deploymentId` is set (`DENO_DEPLOYMENT_ID`, which Deno Deploy sets), else the default path.
+ *
+ * @example
+ * ```ts
+ * import { kvLocation } from "./open_kv.ts";
+ * kvLocation(undefined); // "./data/logo-lookup.kv"
+ * kvLocation(undefined, "abc123"); // "platform"
+ * kvLocation("/srv/logo.kv", "abc123"); // "/srv/logo.kv"
+ * ```
+ */
+export function kvLocation(value: string | undefined, deploymentId?: string): string {
   const trimmed = value?.trim();
-  return trimmed ? trimmed : DEFAULT_KV_PATH;
+  if (trimmed) return trimmed;
+  return deploymentId?.trim() ? PLATFORM_KV : DEFAULT_KV_PATH;
 }
 
 /** Whether `location` names a remote KV rather than a local file. */
@@ -35,9 +53,9 @@ export function isRemoteKv(location: string): boolean {
   return /^https?:\/\//i.test(location);
 }
 
-/** Whether `location` names a local store file (not `:memory:`, not a remote KV). */
+/** Whether `location` names a local store file (not `:memory:`, the platform's KV or a remote KV). */
 export function isKvFile(location: string): boolean {
-  return location !== ":memory:" && !isRemoteKv(location);
+  return location !== ":memory:" && location !== PLATFORM_KV && !isRemoteKv(location);
 }
 
 /** Options of {@link openKv}. */
@@ -89,7 +107,7 @@ export async function openKv(location: string, options: OpenKvOptions = {}): Pro
     }
   }
   try {
-    return await Deno.openKv(location);
+    return await (location === PLATFORM_KV ? Deno.openKv() : Deno.openKv(location));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot open the store at ${setting}: ${openProblem(location, reason)}`);

@@ -22,9 +22,11 @@ Deno.test("candidates: link rel icon, shortcut icon, apple-touch-icon(-precompos
     ["icon", "https://www.acme.test/icon-32.png"],
     ["apple-touch-icon", "https://www.acme.test/touch-pre.png"],
     ["apple-touch-icon", "https://www.acme.test/touch.png"],
-    ["mask-icon", "https://www.acme.test/mask.svg"],
     ["favicon", "https://www.acme.test/favicon.ico"],
+    ["favicon", "https://www.acme.test/favicon.png"],
     ["favicon", "https://www.acme.test/apple-touch-icon.png"],
+    ["favicon", "https://www.acme.test/apple-touch-icon-precomposed.png"],
+    ["mask-icon", "https://www.acme.test/mask.svg"],
   ]);
   assert.equal(found[1].sizes, "32x32");
   assert.equal(found[1].type, "image/png");
@@ -48,11 +50,13 @@ Deno.test("candidates: relative URLs resolve against the page, base-relative aga
     "https://www.acme.test/static/v2/logo.png",
     "https://www.acme.test/static/touch.png",
     "https://www.acme.test/favicon.ico",
+    "https://www.acme.test/favicon.png",
     "https://www.acme.test/apple-touch-icon.png",
+    "https://www.acme.test/apple-touch-icon-precomposed.png",
   ]);
 });
 
-Deno.test("candidates: og:image and JSON-LD logo come last, JSON-LD before og:image", () => {
+Deno.test("candidates: the site's JSON-LD logos before the conventional fallbacks, og:image last", () => {
   const html = `<head>
     <meta property="og:image" content="/social-card.jpg">
     <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
@@ -64,10 +68,12 @@ Deno.test("candidates: og:image and JSON-LD logo come last, JSON-LD before og:im
   </head>`;
   assert.deepEqual(urls(html), [
     ["icon", "https://www.acme.test/favicon.svg"],
-    ["favicon", "https://www.acme.test/favicon.ico"],
-    ["favicon", "https://www.acme.test/apple-touch-icon.png"],
     ["json-ld", "https://www.acme.test/brand/logo.png"],
     ["json-ld", "https://www.acme.test/brand/wordmark.svg"],
+    ["favicon", "https://www.acme.test/favicon.ico"],
+    ["favicon", "https://www.acme.test/favicon.png"],
+    ["favicon", "https://www.acme.test/apple-touch-icon.png"],
+    ["favicon", "https://www.acme.test/apple-touch-icon-precomposed.png"],
     ["og:image", "https://www.acme.test/social-card.jpg"],
   ]);
 });
@@ -75,7 +81,12 @@ Deno.test("candidates: og:image and JSON-LD logo come last, JSON-LD before og:im
 Deno.test("candidates: manifests are listed to fetch, not returned as icons", () => {
   const found = extractCandidates(`<link rel="manifest" href="/site.webmanifest">`, PAGE);
   assert.deepEqual(found.manifests, ["https://www.acme.test/site.webmanifest"]);
-  assert.deepEqual(found.candidates.map((c) => c.kind), ["favicon", "favicon"]);
+  assert.deepEqual(found.candidates.map((c) => c.kind), [
+    "favicon",
+    "favicon",
+    "favicon",
+    "favicon",
+  ]);
 });
 
 Deno.test("candidates: non-web schemes and duplicates are dropped, data: kept", () => {
@@ -86,14 +97,18 @@ Deno.test("candidates: non-web schemes and duplicates are dropped, data: kept", 
   assert.deepEqual(urls(html), [
     ["icon", "https://www.acme.test/favicon.ico"],
     ["icon", "data:image/png;base64,AAAA"],
+    ["favicon", "https://www.acme.test/favicon.png"],
     ["favicon", "https://www.acme.test/apple-touch-icon.png"],
+    ["favicon", "https://www.acme.test/apple-touch-icon-precomposed.png"],
   ]);
 });
 
 Deno.test("candidates: a page with no declarations still yields the conventional fallbacks", () => {
   assert.deepEqual(urls("<p>hello</p>", "http://acme.test/"), [
     ["favicon", "http://acme.test/favicon.ico"],
+    ["favicon", "http://acme.test/favicon.png"],
     ["favicon", "http://acme.test/apple-touch-icon.png"],
+    ["favicon", "http://acme.test/apple-touch-icon-precomposed.png"],
   ]);
 });
 

@@ -156,7 +156,10 @@ Deno.test("discovery: among competing candidates the largest square raster wins;
         "/touch.png": "png 180x180",
         "/m-384.png": "png 384x384",
         "/favicon.ico": "ico 16x16",
+        "/favicon.png": "HTTP 404 from http://acme.test/favicon.png",
         "/apple-touch-icon.png": "HTTP 404 from http://acme.test/apple-touch-icon.png",
+        "/apple-touch-icon-precomposed.png":
+          "HTTP 404 from http://acme.test/apple-touch-icon-precomposed.png",
         "/card.png": "png 1200x630",
       },
     );

@@ -131,6 +131,11 @@ Deno.test("admin: logo discover DOMAIN stores the logo and prints the outcome as
     const printed = JSON.parse(out.join(""));
     assert.equal(printed.status, "stored");
     assert.equal(printed.source, "http://acme.test/touch.png");
+    assert.equal(
+      printed.why[0],
+      "tier 3 of 0-8, square raster of 64-255 px: png 180x180 from apple-touch-icon",
+      "the JSON says why the winner won",
+    );
     assert.equal((await new LogoStore(kv).get("acme.test"))?.width, 180);
     out.length = 0;
     assert.equal(await parseDiscoverCommand(["acme.test"], env).run(context), 0);
@@ -162,6 +167,10 @@ Deno.test("admin: logo discover refuses bad arguments with a usage error", () =>
   assert.throws(
     () => parseDiscoverCommand(["acme.test"], { connectTo: "acme.test:80" }),
     (e: Error) => e instanceof UsageError && /Invalid LOGO_CONNECT_TO entry/.test(e.message),
+  );
+  assert.throws(
+    () => parseDiscoverCommand(["acme.test"], { dnsServer: "dns.test" }),
+    (e: Error) => e instanceof UsageError && /Invalid LOGO_DNS_SERVER "dns\.test"/.test(e.message),
   );
   assert.doesNotThrow(() => parseAdminArgs(["logo", "discover", "acme.test", "--force"]));
 });

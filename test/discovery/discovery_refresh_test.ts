@@ -13,8 +13,10 @@ Deno.test("discovery: a site with no icon is remembered as missing for a day (ne
     const first = await w.discovery.discover("acme.test");
     assert.equal(first.status, "not-found");
     assert.deepEqual(first.tried.map((c) => c.result), [
-      "HTTP 404 from http://acme.test/favicon.ico",
       "HTTP 404 from http://acme.test/apple-touch-icon.png",
+      "HTTP 404 from http://acme.test/apple-touch-icon-precomposed.png",
+      "HTTP 404 from http://acme.test/favicon.ico",
+      "HTTP 404 from http://acme.test/favicon.png",
     ]);
     const requests = w.sites[0].requests.length;
     w.now.value += DAY - 1;

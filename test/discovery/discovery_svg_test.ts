@@ -1,5 +1,6 @@
 /** Discovery with a hostile SVG icon: nothing it references is fetched; it is stored rasterised. */
 import assert from "node:assert/strict";
+import { CONVENTIONAL_ICONS } from "../../src/discovery/candidates.ts";
 import { iconPng } from "../support/images.ts";
 import { page } from "../support/discovery_sites.ts";
 import { html, image, world } from "../support/discover_setup.ts";
@@ -39,9 +40,7 @@ Deno.test("discovery: an SVG with scripts and external references fetches nothin
   });
   try {
     const outcome = await w.discovery.discover("acme.test");
-    const requested = w.sites[0].requests.filter((path) =>
-      !path.startsWith("/favicon.ico") && path !== "/apple-touch-icon.png"
-    );
+    const requested = w.sites[0].requests.filter((path) => !CONVENTIONAL_ICONS.includes(path));
     assert.deepEqual(requested.toSorted(), ["/", "/fallback.png", "/logo.svg", "/mask.svg"]);
     const svg = outcome.tried.find((c) => c.url.endsWith("/logo.svg"))!;
     const mask = outcome.tried.find((c) => c.url.endsWith("/mask.svg"))!;

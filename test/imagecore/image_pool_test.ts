@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { encodeRgba, ImageCoreError, type ImageCoreErrorCode } from "../../imagecore/mod.ts";
+import {
+  encodeRgba,
+  ImageCoreError,
+  type ImageCoreErrorCode,
+  transform,
+} from "../../imagecore/mod.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { flatImage } from "../support/images.ts";
 
@@ -35,6 +40,21 @@ Deno.test("image pool: results and imagecore's refusals come back with their cod
   assert.ok(out.bytes instanceof Uint8Array && out.bytes.length > 0);
   await assert.rejects(pool.probe(new Uint8Array([1, 2, 3])), refusedWith("unsupported_format"));
   await assert.rejects(pool.transform(png, { width: 0 }), refusedWith("invalid_argument"));
+});
+
+Deno.test("image pool: bytes cross as whole buffers; the caller's input stays usable", async () => {
+  await using pool = startImagePool();
+  await pool.ready();
+  // A view into a larger buffer, as a cached source or a KV read may be.
+  const png = flatImage(64, 32, [200, 0, 0, 255]);
+  const backing = new Uint8Array(png.length + 16);
+  backing.set(png, 8);
+  const view = backing.subarray(8, 8 + png.length);
+  const out = await pool.transform(view, { width: 16 });
+  assert.equal(view.byteLength, png.length, "the caller's bytes were not transferred away");
+  assert.deepEqual(view, png);
+  assert.ok(out.bytes instanceof Uint8Array);
+  assert.deepEqual(out.bytes, transform(png, { width: 16 }).bytes);
 });
 
 Deno.test("image pool: a job past its deadline is stopped, its worker replaced, the next job runs", async () => {

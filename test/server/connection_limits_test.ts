@@ -15,20 +15,29 @@ interface Main {
   readonly port: number;
   /** The demo logo's URL printed at start-up. */
   readonly url: string;
+  /** The lines printed on stdout up to the demo URL. */
+  readonly printed: string[];
   /** Whether the process has exited. */
   exited(): boolean;
   stop(): Promise<void>;
 }
 
-/** Starts `src/main.ts` with `env` under `ulimit -n descriptors` and waits for its demo URL. */
-async function startMain(env: Record<string, string>, descriptors: number): Promise<Main> {
+/**
+ * Starts `src/main.ts` with `env` under `ulimit -n descriptors` and waits for its demo URL; with
+ * `permissions` (default `-A`) as its permission flags.
+ */
+async function startMain(
+  env: Record<string, string>,
+  descriptors: number,
+  permissions: string[] = ["-A"],
+): Promise<Main> {
   const child = new Deno.Command("sh", {
     args: [
       "-c",
       `ulimit -n ${descriptors} && exec "$0" "$@"`,
       Deno.execPath(),
       "run",
-      "-A",
+      ...permissions,
       "--config",
       CONFIG,
       MAIN,
@@ -58,6 +67,7 @@ async function startMain(env: Record<string, string>, descriptors: number): Prom
   return {
     port: Number(new URL(url).port),
     url,
+    printed,
     exited: () => exited,
     async stop() {
       if (!exited) child.kill("SIGTERM");
@@ -170,6 +180,21 @@ Deno.test("connections: a half-sent request and an idle keep-alive connection ar
         conn.close();
       }
     });
+  } finally {
+    await main.stop();
+  }
+});
+
+Deno.test("connections: under deno task start's own permissions the open-file limit is read", async () => {
+  // Deno lets only --allow-all read /proc/self/limits; the start task has less.
+  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  const start: string = config.tasks.start;
+  const permissions = start.split(/\s+/).filter((word) => word.startsWith("--allow-"));
+  assert.ok(!permissions.includes("--allow-all") && permissions.length > 0, start);
+  const main = await startMain({}, 300, permissions);
+  try {
+    const line = main.printed.find((text) => text.startsWith("Connections:"));
+    assert.match(line ?? "", /open-file limit 300\b/, main.printed.join("\n"));
   } finally {
     await main.stop();
   }

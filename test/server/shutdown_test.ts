@@ -5,57 +5,23 @@
  * the number of those lines after SIGTERM is bounded because the process leaves.
  */
 import assert from "node:assert/strict";
-import { externalTool } from "../support/external_tool.ts";
+import { denokv, startDenoKv } from "../support/denokv.ts";
 import { exchange } from "../support/http.ts";
 import { lines, readUntil } from "../support/lines.ts";
 
 const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
-const HOME = Deno.env.get("HOME") ?? "/root";
-const denokv = externalTool(
-  "denokv",
-  [`${HOME}/.cargo/bin/denokv`],
-  "cargo install denokv --locked",
-);
-const TOKEN = "shutdown-test-token-0123456789";
 
 Deno.test({
   name: "shutdown: SIGTERM exits within 5 s after the remote KV died, KV error lines bounded",
   ignore: denokv.ignore,
   async fn() {
-    const dir = await Deno.makeTempDir();
-    const kvServer = new Deno.Command(denokv.path, {
-      args: [
-        "--sqlite-path",
-        `${dir}/kv.sqlite`,
-        "serve",
-        "--access-token",
-        TOKEN,
-        "--addr",
-        "127.0.0.1:0",
-      ],
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
+    await using kvServer = await startDenoKv();
     let server: Deno.ChildProcess | undefined;
     try {
-      const kvLog = lines(kvServer.stderr);
-      const kvLines = await readUntil(kvLog, (line) => /Listening on http:\/\//.test(line));
-      const kvUrl = /Listening on (http:\/\/\S+)/.exec(kvLines.at(-1) ?? "")?.[1];
-      assert.ok(kvUrl, `denokv did not start:\n${kvLines.join("\n")}`);
-      (async () => {
-        for await (const _ of kvLog); // keep draining denokv's log
-      })();
-
       server = new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", "--config", CONFIG, MAIN],
-        env: {
-          PORT: "0",
-          LOGO_KV: kvUrl,
-          DENO_KV_ACCESS_TOKEN: TOKEN,
-          LOGO_DISCOVERY: "off",
-          NO_COLOR: "1",
-        },
+        env: { PORT: "0", ...kvServer.env, LOGO_DISCOVERY: "off", NO_COLOR: "1" },
         stdout: "piped",
         stderr: "piped",
       }).spawn();
@@ -72,8 +38,7 @@ Deno.test({
       // A request makes the limiter lease a block of quota it will try to give back on SIGTERM.
       assert.equal((await exchange(url)).status, 200);
 
-      kvServer.kill("SIGKILL");
-      await kvServer.status;
+      await kvServer.kill();
 
       const sigterm = performance.now();
       server.kill("SIGTERM");
@@ -102,17 +67,12 @@ Deno.test({
       );
       console.log(`exited ${Math.round(elapsed)} ms after SIGTERM; ${kvErrors.length} KV lines`);
     } finally {
-      try {
-        kvServer.kill("SIGKILL");
-      } catch { /* already gone */ }
-      await kvServer.status;
       if (server !== undefined) {
         try {
           server.kill("SIGKILL");
         } catch { /* already gone */ }
         await server.status;
       }
-      await Deno.remove(dir, { recursive: true });
     }
   },
 });

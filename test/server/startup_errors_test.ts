@@ -107,6 +107,18 @@ Deno.test("start-up: a bad LOGO_DISCOVERY is refused before the store is opened"
   }
 });
 
+Deno.test("start-up: a bad LOGO_DNS_SERVER is refused before the store is opened", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const env = { LOGO_KV: `${dir}/data/logo.kv`, PORT: "0", LOGO_DNS_SERVER: "dns.test:53" };
+    const run = await start(env);
+    assertOneLineError(run, /^Invalid LOGO_DNS_SERVER "dns\.test:53": expected address:port/);
+    assert.equal(await storeFileExists(`${dir}/data`), false, "nothing created");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 for (const flag of ["--help", "-h"]) {
   Deno.test(`start-up: deno task start ${flag} prints the usage and starts nothing`, async () => {
     const dir = await Deno.makeTempDir();
@@ -121,6 +133,7 @@ for (const flag of ["--help", "-h"]) {
         "DENO_KV_ACCESS_TOKEN",
         "LOGO_DISCOVERY",
         "LOGO_CONNECT_TO",
+        "LOGO_DNS_SERVER",
       ];
       for (const name of names) assert.match(text, new RegExp(`^ {2}${name} `, "m"));
       assert.equal(await storeFileExists(`${dir}/data`), false, "the store was not opened");
@@ -129,3 +142,49 @@ for (const flag of ["--help", "-h"]) {
     }
   });
 }
+
+Deno.test("start-up: a bad LOGO_PROCESSES is refused before anything starts", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const run = await start({ LOGO_KV: `${dir}/data/logo.kv`, PORT: "0", LOGO_PROCESSES: "many" });
+    assertOneLineError(run, /^Invalid LOGO_PROCESSES "many": expected auto \(one per core\) or/);
+    assert.equal(await storeFileExists(`${dir}/data`), false, "nothing created");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("start-up: LOGO_PROCESSES=2 with LOGO_KV=:memory: says the processes need one store", async () => {
+  const run = await start({ LOGO_KV: ":memory:", PORT: "0", LOGO_PROCESSES: "2" });
+  assertOneLineError(run, /^LOGO_PROCESSES=2 needs one store for all processes/, /Set LOGO_KV/);
+});
+
+Deno.test("start-up: LOGO_PROCESSES=2 on a busy port names PORT, as one process does", async () => {
+  const busy = Deno.listen({ port: 0 });
+  const dir = await Deno.makeTempDir();
+  try {
+    const port = busy.addr.port;
+    const run = await start({ LOGO_KV: `${dir}/logo.kv`, PORT: String(port), LOGO_PROCESSES: "2" });
+    assertOneLineError(run, new RegExp(`^Cannot listen on PORT=${port}: the port is in use\\.`));
+  } finally {
+    busy.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("start-up: LOGO_PROCESSES=2 with a store that cannot open gives the process's one line", async () => {
+  const run = await start({ LOGO_KV: "/dev/null/x.kv", PORT: "0", LOGO_PROCESSES: "2" });
+  assertOneLineError(run, /^Cannot open the store at LOGO_KV=\/dev\/null\/x\.kv: /);
+});
+
+Deno.test("start-up: LOGO_PROCESSES=2 under the task's own permissions serves on one port", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const run = await start({ LOGO_KV: `${dir}/logo.kv`, PORT: "0", LOGO_PROCESSES: "2" });
+    assert.equal(run.code, 0, [...run.stdout, ...run.stderr].join("\n"));
+    assert.match(run.stdout.join("\n"), /^Processes: 2 serving port \d+ \(pids \d+, \d+\)/m);
+    assert.equal(run.stdout.filter((line) => line.includes("listening on")).length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

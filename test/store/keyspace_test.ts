@@ -19,6 +19,7 @@ import {
   DISCOVERY_FOUND_PREFIX,
   discoveryFoundKey,
   discoveryMissingKey,
+  IMPORT_KEY,
   INITIALIZED_KEY,
   logoKey,
   LOGOS_PREFIX,
@@ -28,6 +29,7 @@ import {
   secretIndexKey,
 } from "../../src/store/keyspace.ts";
 import { KeyStore } from "../../src/store/key_store.ts";
+import { writeMarker } from "../../src/store/archive_import.ts";
 
 const HASH = "ab".repeat(32);
 
@@ -48,6 +50,7 @@ Deno.test("keyspace: every key shape is the literal on-disk layout", () => {
   assert.deepEqual(discoveryMissingKey("acme.test"), ["discovery", "missing", "acme.test"]);
   assert.deepEqual(DEMO_KEY, ["meta", "demo"]);
   assert.deepEqual(INITIALIZED_KEY, ["meta", "initialized"]);
+  assert.deepEqual(IMPORT_KEY, ["meta", "import"]);
   assert.deepEqual({ ...PREFIX }, {
     apiKey: "keys",
     publishableIndex: "key_by_pk",
@@ -62,7 +65,7 @@ Deno.test("keyspace: every key shape is the literal on-disk layout", () => {
 });
 
 Deno.test("keyspace: shared prefixes cannot be mutated by a caller", () => {
-  for (const prefix of [API_KEYS_PREFIX, LOGOS_PREFIX, DEMO_KEY, INITIALIZED_KEY]) {
+  for (const prefix of [API_KEYS_PREFIX, LOGOS_PREFIX, DEMO_KEY, INITIALIZED_KEY, IMPORT_KEY]) {
     assert.throws(() => (prefix as unknown[]).push("x"), TypeError);
   }
 });
@@ -91,6 +94,7 @@ const LAYOUT: Record<string, (key: Deno.KvKey) => boolean> = {
     k.length === 3 && k[0] === "discovery" && k[1] === "missing" && isString(k[2]),
   '["meta", "demo"]': (k) => k.length === 2 && k[0] === "meta" && k[1] === "demo",
   '["meta", "initialized"]': (k) => k.length === 2 && k[0] === "meta" && k[1] === "initialized",
+  '["meta", "import"]': (k) => k.length === 2 && k[0] === "meta" && k[1] === "import",
 };
 
 Deno.test("keyspace: a store filled by the real modules holds exactly the layout's shapes", async () => {
@@ -112,6 +116,8 @@ Deno.test("keyspace: a store filled by the real modules holds exactly the layout
       source: "https://acme.test/i.svg",
       hash: HASH,
     });
+    // The marker of an archive import under way.
+    await writeMarker(kv, { sha256: HASH, startedAt: now, keys: 1, logos: 0 });
 
     const seen = new Set<string>();
     for await (const entry of kv.list({ prefix: [] })) {

@@ -21,8 +21,15 @@ const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 export interface MainProcess extends AsyncDisposable {
   /** The port it listens on. */
   readonly port: number;
+  /** Its process id (its main thread's id too, for `/proc/PID/task/PID/stat`). */
+  readonly pid: number;
   /** Every line printed so far, stdout and stderr interleaved as they arrive. */
   readonly printed: string[];
+  /**
+   * The first line printed at index `from` or later that matches `pattern`, once printed;
+   * rejects if the process's output ends first.
+   */
+  line(pattern: RegExp, from?: number): Promise<string>;
   /** Sends SIGTERM; resolves with the exit code once all output is read. */
   stop(): Promise<number>;
 }
@@ -37,14 +44,33 @@ export async function startMainProcess(env: Record<string, string>): Promise<Mai
   }).spawn();
   const printed: string[] = [];
   const { promise: listening, resolve } = Promise.withResolvers<number>();
+  const waiters = new Set<() => void>();
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     for await (const line of lines(stream)) {
       printed.push(line);
+      for (const wake of waiters) wake();
       const match = /listening on http:\/\/[^\s]+:(\d+)/.exec(line);
       if (match) resolve(Number(match[1]));
     }
   };
   const collected = Promise.all([collect(child.stdout), collect(child.stderr)]);
+  let outputEnded = false;
+  collected.finally(() => {
+    outputEnded = true;
+    for (const wake of waiters) wake();
+  });
+  const line = (pattern: RegExp, from = 0) =>
+    new Promise<string>((resolve, reject) => {
+      const wake = () => {
+        const found = printed.slice(from).find((text) => pattern.test(text));
+        if (found === undefined && !outputEnded) return;
+        waiters.delete(wake);
+        if (found !== undefined) resolve(found);
+        else reject(new Error(`no line matching ${pattern}:\n${printed.join("\n")}`));
+      };
+      waiters.add(wake);
+      wake();
+    });
   const ended = async () => {
     const { code } = await child.status;
     await collected;
@@ -65,7 +91,9 @@ export async function startMainProcess(env: Record<string, string>): Promise<Mai
     ]);
     return {
       port,
+      pid: child.pid,
       printed,
+      line,
       stop() {
         child.kill("SIGTERM");
         return ended();

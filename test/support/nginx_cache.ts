@@ -36,20 +36,10 @@ function freeLoopbackPort(): number {
 }
 
 function config(dir: string, port: number, upstream: string): string {
-  const runsAsRoot = Deno.uid() === 0;
-  return `
-${runsAsRoot ? "user root;" : ""}
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log stderr notice;
-events { worker_connections 64; }
-http {
+  return mainConfig(
+    dir,
+    `
   access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
   proxy_cache_path ${dir}/cache levels=1:2 keys_zone=logos:1m;
   server {
     listen 127.0.0.1:${port};
@@ -62,6 +52,29 @@ http {
       add_header X-Upstream-Status $upstream_status always;
     }
   }
+`,
+  );
+}
+
+/**
+ * A whole nginx.conf that runs unprivileged in `dir` (pid, temp paths, log on stderr) with `http`
+ * as the body of its `http {}` block.
+ */
+export function mainConfig(dir: string, http: string): string {
+  const runsAsRoot = Deno.uid() === 0;
+  return `
+${runsAsRoot ? "user root;" : ""}
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log stderr notice;
+events { worker_connections 64; }
+http {
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+${http}
 }
 `;
 }
@@ -72,10 +85,24 @@ http {
  *
  * @throws {Error} with nginx's log when it exits before that.
  */
-export async function startNginxCache(nginxPath: string, upstream: string): Promise<NginxCache> {
-  const dir = await Deno.makeTempDir({ prefix: "nginx_cache_" });
+export function startNginxCache(nginxPath: string, upstream: string): Promise<NginxCache> {
+  return startNginx(nginxPath, (dir, port) => config(dir, port, upstream));
+}
+
+/**
+ * Starts nginx (the binary at `nginxPath`) with the config `configure` makes for a temporary
+ * directory and a free loopback port (see {@link mainConfig}), and returns once its master process
+ * has bound the port and started its worker.
+ *
+ * @throws {Error} with nginx's log when it exits before that.
+ */
+export async function startNginx(
+  nginxPath: string,
+  configure: (dir: string, port: number) => string,
+): Promise<NginxCache> {
+  const dir = await Deno.makeTempDir({ prefix: "nginx_" });
   const port = freeLoopbackPort();
-  await Deno.writeTextFile(`${dir}/nginx.conf`, config(dir, port, upstream));
+  await Deno.writeTextFile(`${dir}/nginx.conf`, configure(dir, port));
   const child = new Deno.Command(nginxPath, {
     args: ["-p", dir, "-e", "stderr", "-c", `${dir}/nginx.conf`, "-g", "daemon off;"],
     stdin: "null",

@@ -1,0 +1,136 @@
+/**
+ * The render pool: the image pool (`imagecore/image_pool.ts`) that runs the request path's cold
+ * renders, so that a render never runs in the isolate that serves requests and a cache hit never
+ * waits behind one.
+ *
+ * - **Size**: `LOGO_RENDER_WORKERS` workers, by default one per core
+ *   (`navigator.hardwareConcurrency`) divided among the `LOGO_PROCESSES` server processes (see
+ *   {@link defaultRenderWorkers}). `0` renders inline, in
+ *   the serving isolate, as before the pool (small boxes, and the benchmark's "before").
+ * - **Queue**: at most {@link RENDER_QUEUE_PER_WORKER} renders wait per worker; past that a render
+ *   fails with `busy`, which the render step answers `503` with `Retry-After`.
+ * - **Trusted input**: a render's input is one of the service's own stored PNG renditions
+ *   (≤ 1200 px), so the pool runs without the RSS watchdog (`maxJobMemoryBytes: Infinity`); the
+ *   deadline, the heap cap and the recycling of a worker left large stay (docs/render_pool.md
+ *   gives the measured costs).
+ *
+ * @example
+ * ```ts
+ * import { renderWorkers, startRenderPool, stopRenderPool } from "./render_pool.ts";
+ * const pool = startRenderPool(renderWorkers(Deno.env.get("LOGO_RENDER_WORKERS")));
+ * await pool?.ready();
+ * // createApp({ kv, imaging: pool }) … then at shutdown:
+ * await stopRenderPool(pool);
+ * ```
+ * @module
+ */
+import { type ImagePool, startImagePool } from "../../imagecore/image_pool.ts";
+
+/** Renders that may wait per worker before `503`: about 100 ms of work at ~1.5 ms a render. */
+export const RENDER_QUEUE_PER_WORKER = 64;
+/** Wall-clock cap of one render once a worker has it, in ms; past it the answer is `503`. */
+export const RENDER_DEADLINE_MS = 2_000;
+/** How long shutdown waits for the render workers to exit. */
+export const RENDER_POOL_CLOSE_TIMEOUT_MS = 1_000;
+/** Most render workers `LOGO_RENDER_WORKERS` may ask for. */
+export const MAX_RENDER_WORKERS = 256;
+
+/**
+ * Default number of image workers on a machine with `cores` logical cores shared by `processes`
+ * server processes (`LOGO_PROCESSES`): the cores divided among the processes, rounded, at least
+ * 1 — one per core for one process. Used for the render pool and for `logo import`.
+ * docs/render_pool.md has the measured comparison of sizes.
+ *
+ * @example
+ * ```ts
+ * defaultRenderWorkers(2); // 2
+ * defaultRenderWorkers(8, 4); // 2 per process
+ * ```
+ */
+export function defaultRenderWorkers(
+  cores: number = navigator.hardwareConcurrency,
+  processes = 1,
+): number {
+  if (!Number.isInteger(cores) || cores < 1) return 1;
+  return Math.max(1, Math.round(cores / Math.max(1, processes)));
+}
+
+/**
+ * Reads `LOGO_RENDER_WORKERS`: unset or empty gives {@link defaultRenderWorkers} of `cores` and
+ * `processes`.
+ *
+ * @throws {RangeError} "Invalid LOGO_RENDER_WORKERS …" unless a whole number from 0 to
+ * {@link MAX_RENDER_WORKERS}.
+ *
+ * @example
+ * ```ts
+ * renderWorkers("0"); // 0: render inline
+ * renderWorkers(undefined, 4); // 4
+ * ```
+ */
+export function renderWorkers(
+  value: string | undefined,
+  cores: number = navigator.hardwareConcurrency,
+  processes = 1,
+): number {
+  const text = value?.trim();
+  if (!text) return defaultRenderWorkers(cores, processes);
+  const workers = Number(text);
+  if (!Number.isInteger(workers) || workers < 0 || workers > MAX_RENDER_WORKERS) {
+    throw new RangeError(
+      `Invalid LOGO_RENDER_WORKERS "${value}": expected a whole number from 0 (render inline) ` +
+        `to ${MAX_RENDER_WORKERS}`,
+    );
+  }
+  return workers;
+}
+
+/**
+ * Starts the render pool of `workers` workers, or nothing for 0 (renders run inline).
+ *
+ * @example
+ * ```ts
+ * const pool = startRenderPool(2);
+ * await pool?.ready();
+ * await pool?.close();
+ * ```
+ */
+export function startRenderPool(workers: number): ImagePool | undefined {
+  if (workers === 0) return undefined;
+  return startImagePool({
+    size: workers,
+    deadlineMs: RENDER_DEADLINE_MS,
+    maxQueue: RENDER_QUEUE_PER_WORKER * workers,
+    maxJobMemoryBytes: Infinity,
+  });
+}
+
+/**
+ * Closes the render pool at shutdown, waiting at most `timeoutMs` for its workers to exit, and
+ * says which it was on `log`: "Render workers stopped." or that they did not stop in time.
+ * Nothing to do (and nothing said) for inline renders.
+ *
+ * @example
+ * ```ts
+ * const pool = startRenderPool(1);
+ * await pool?.ready();
+ * await stopRenderPool(pool); // prints "Render workers stopped."
+ * ```
+ */
+export async function stopRenderPool(
+  pool: ImagePool | undefined,
+  log: (line: string) => void = console.log,
+  timeoutMs: number = RENDER_POOL_CLOSE_TIMEOUT_MS,
+): Promise<void> {
+  if (pool === undefined) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => timer = setTimeout(resolve, timeoutMs, false));
+  const closed = pool.close().then(() => true, () => true);
+  const stopped = await Promise.race([closed, late]);
+  clearTimeout(timer);
+  log(
+    stopped
+      ? "Render workers stopped."
+      : `Render workers did not stop within ${timeoutMs} ms; exiting without them.`,
+  );
+}

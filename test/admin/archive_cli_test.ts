@@ -1,0 +1,168 @@
+/**
+ * `deno task admin export FILE` / `import-archive FILE` as an operator runs them (subprocesses on
+ * store files): a round trip, a bad file refused with exit status 1 and the store unchanged, and
+ * an import killed mid-way that leaves only whole keys and logos, a marker, and finishes when run
+ * again.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { IMPORT_KEY } from "../../src/store/keyspace.ts";
+import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
+import { adminCommand, runAdminCli, runAdminJson } from "../support/admin_cli.ts";
+import { dump, fillStore } from "../support/archives.ts";
+import { noiseImage } from "../support/images.ts";
+import { lines, readUntil } from "../support/lines.ts";
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "archive-cli-" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Keys, logos and images of the store file at `path` (not its meta records). */
+async function contents(path: string): Promise<[Deno.KvKey, unknown][]> {
+  const kv = await Deno.openKv(path);
+  try {
+    return (await dump(kv)).filter(([key]) => key[0] !== "meta");
+  } finally {
+    kv.close();
+  }
+}
+
+Deno.test("admin export / import-archive: a round trip restores the store's keys and logos", async () => {
+  await withDir(async (dir) => {
+    const sourcePath = join(dir, "source.kv");
+    const source = await Deno.openKv(sourcePath);
+    await fillStore(source);
+    source.close();
+    const file = join(dir, "backup.ndjson.gz");
+    const exported = await runAdminJson<{ keys: number; logos: number; bytes: number }>(
+      sourcePath,
+      ["export", file],
+    );
+    assert.equal(exported.keys, 3);
+    assert.equal(exported.logos, 3);
+    assert.equal((await Deno.stat(file)).size, exported.bytes);
+    await assert.rejects(Deno.stat(`${file}.partial`), Deno.errors.NotFound);
+
+    const targetPath = join(dir, "restored.kv");
+    const imported = await runAdminCli(targetPath, ["--init", "import-archive", file]);
+    assert.equal(imported.code, 0, imported.stderr);
+    const summary = JSON.parse(imported.stdout);
+    assert.deepEqual(summary.keys, { added: 3, replaced: 0, unchanged: 0 });
+    assert.deepEqual(summary.logos, { added: 3, replaced: 0, unchanged: 0 });
+    assert.deepEqual(await contents(targetPath), await contents(sourcePath));
+  });
+});
+
+Deno.test("admin import-archive: a bad file exits 1 with a clear message and changes nothing", async () => {
+  await withDir(async (dir) => {
+    const sourcePath = join(dir, "source.kv");
+    const source = await Deno.openKv(sourcePath);
+    await fillStore(source);
+    source.close();
+    const file = join(dir, "backup.ndjson.gz");
+    await runAdminJson(sourcePath, ["export", file]);
+    const bytes = await Deno.readFile(file);
+    const cut = join(dir, "cut.ndjson.gz");
+    await Deno.writeFile(cut, bytes.subarray(0, bytes.length - 40));
+
+    const targetPath = join(dir, "target.kv");
+    await runAdminJson(targetPath, ["--init", "key", "create"]);
+    const target = await Deno.openKv(targetPath);
+    const before = await dump(target);
+    target.close();
+    const refused = await runAdminCli(targetPath, ["import-archive", cut]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /error: .*cut\.ndjson\.gz: Cannot read archive: /);
+    assert.equal(refused.stdout, "");
+    const missing = await runAdminCli(targetPath, ["import-archive", join(dir, "nope.gz")]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /Cannot read archive .*nope\.gz: no such file/);
+    const after = await Deno.openKv(targetPath);
+    try {
+      assert.deepEqual(await dump(after), before);
+    } finally {
+      after.close();
+    }
+    const usage = await runAdminCli(targetPath, ["import-archive"]);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /import-archive: expected FILE/);
+  });
+});
+
+/** Every logo of `kv` reads back whole, with the source store's record and bytes. */
+async function assertWholeAsIn(kv: Deno.Kv, source: Deno.Kv): Promise<LogoRecord[]> {
+  const to = new LogoStore(kv);
+  const from = new LogoStore(source);
+  const records = await Array.fromAsync(to.list());
+  for (const record of records) {
+    assert.deepEqual(record, await from.get(record.domain));
+    for (const rendition of Object.values(record.renditions)) {
+      const bytes = await to.readBlob(rendition.hash);
+      assert.ok(bytes !== null, `${record.domain}: an image is missing`);
+      assert.deepEqual(bytes, await from.readBlob(rendition.hash));
+    }
+  }
+  return records;
+}
+
+Deno.test("admin import-archive killed mid-way: only whole logos, a marker, and a re-run finishes", async () => {
+  await withDir(async (dir) => {
+    const sourcePath = join(dir, "source.kv");
+    const source = await Deno.openKv(sourcePath);
+    const total = 40;
+    try {
+      await fillStore(source);
+      const logos = new LogoStore(source);
+      for (let i = 0; i < total - 3; i++) {
+        // Noise: every logo's images span several KV chunks, so a kill can land between them.
+        await logos.put(`logo${i}.example.com`, noiseImage(160, 160, i + 1), { source: "test" });
+      }
+      const file = join(dir, "backup.ndjson.gz");
+      await runAdminJson(sourcePath, ["export", file]);
+
+      const targetPath = join(dir, "target.kv");
+      const child = adminCommand(targetPath, ["--init", "import-archive", file], {
+        stdout: "null",
+      }).spawn();
+      const output = lines(child.stderr);
+      const written = /\[\s*8\/\d+\] added /;
+      const progress = await readUntil(output, (line) => written.test(line));
+      assert.ok(progress.some((l) => written.test(l)), `no progress:\n${progress.join("\n")}`);
+      child.kill("SIGKILL");
+      assert.equal((await child.status).success, false);
+      await output.return(undefined);
+
+      const target = await Deno.openKv(targetPath);
+      try {
+        const visible = await assertWholeAsIn(target, source);
+        assert.ok(visible.length < total, `killed mid-way (${visible.length}/${total} logos)`);
+        assert.notEqual((await target.get(IMPORT_KEY)).value, null, "the marker says so");
+      } finally {
+        target.close();
+      }
+
+      const rerun = await runAdminCli(targetPath, ["import-archive", file]);
+      assert.equal(rerun.code, 0, rerun.stderr);
+      assert.match(rerun.stderr, /An earlier import \(started .*\) had been interrupted/);
+      const summary = JSON.parse(rerun.stdout);
+      assert.equal(summary.logos.added + summary.logos.unchanged, total);
+      assert.ok(summary.logos.unchanged >= 1, JSON.stringify(summary));
+      const after = await Deno.openKv(targetPath);
+      try {
+        assert.equal((await assertWholeAsIn(after, source)).length, total);
+        assert.equal((await after.get(IMPORT_KEY)).versionstamp, null, "marker cleared");
+        assert.equal(await new LogoStore(after).sweep(), 0, "no garbage left");
+      } finally {
+        after.close();
+      }
+      assert.deepEqual(await contents(targetPath), await contents(sourcePath));
+    } finally {
+      source.close();
+    }
+  });
+});
