@@ -183,6 +183,22 @@ export function probe(input: Uint8Array): ProbeResult {
 }
 
 /**
+ * The SVG document of a monogram tile for `domain` (imagecore's `svg_monogram.rs`): the first
+ * character of `label` (the domain's brand label, in Unicode), upper-cased, or `#` when the bundled
+ * font lacks it, on a background colour picked from `domain`, the letter white or dark by contrast.
+ * Draw it with {@link transform} like any SVG logo.
+ *
+ * @example
+ * ```ts
+ * const svg = monogramSvg("example", "www.example.com");
+ * const { width, height } = transform(svg, { width: 64 }); // 64 × 64, an "E"
+ * ```
+ */
+export function monogramSvg(label: string, domain: string): Uint8Array {
+  return new TextEncoder().encode(svg.call(() => svgGlue.svg_monogram(label, domain)));
+}
+
+/**
  * Bytes of linear memory the WASM instance holds now. It stays flat across calls: every buffer is
  * freed inside the call that made it, and an instance grown past 256 MiB by one huge image is
  * replaced after that call.

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=b793e13545efe217586ae812a73a2409775532234bbf917e71eafa7405628512 wasm-sha256=58c923239a2aa80d82a10f0c862409bd67799bb55b85c5aa1f00e645d408ffa4 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=6208311768bdc5fa434d775e900ed587a0fc48040738f0c22f6c4b51c4d34efc wasm-sha256=2f9705d3002a2d278aadd5fdc5e9edd72a4ed3365a5e2b339d372ed88a169c90 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

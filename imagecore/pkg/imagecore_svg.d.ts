@@ -20,6 +20,12 @@ export function is_svg(input: Uint8Array | number[]): boolean;
 export function memory_bytes(): number;
 
 /**
+ * SVG module: the monogram tile's SVG document for `domain`, with the first letter of `label`
+ * (its brand label, in Unicode) — see `svg_monogram`. Draw it with `svg_rasterize`.
+ */
+export function svg_monogram(label: string, domain: string): string;
+
+/**
  * SVG module: intrinsic size of an SVG, as `probe`'s result header (format 6 = svg).
  */
 export function svg_probe(input: Uint8Array | number[]): Uint8Array;
@@ -48,6 +54,7 @@ export interface InitOutput {
     readonly allocate_for_tests: (a: number) => number;
     readonly is_svg: (a: number, b: number) => number;
     readonly memory_bytes: () => number;
+    readonly svg_monogram: (a: number, b: number, c: number, d: number) => [number, number];
     readonly svg_probe: (a: number, b: number) => [number, number, number, number];
     readonly svg_rasterize: (a: number, b: number, c: number) => [number, number, number, number];
     readonly take_out_of_memory: () => number;
@@ -55,6 +62,7 @@ export interface InitOutput {
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __externref_table_dealloc: (a: number) => void;
     readonly __wbindgen_start: () => void;
 }

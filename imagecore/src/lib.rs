@@ -39,6 +39,10 @@ pub mod svg_filter_range;
 #[cfg(feature = "svg")]
 pub mod svg_fit;
 #[cfg(feature = "svg")]
+pub mod svg_font;
+#[cfg(feature = "svg")]
+pub mod svg_monogram;
+#[cfg(feature = "svg")]
 pub mod svg_prepass;
 pub mod svg_sniff;
 #[cfg(feature = "svg")]
@@ -136,6 +140,14 @@ pub fn encode_rgba(pixels: &[u8], width: u32, height: u32, format: u8) -> Result
 #[wasm_bindgen]
 pub fn is_svg(input: &[u8]) -> bool {
     svg_sniff::is_svg(input)
+}
+
+/// SVG module: the monogram tile's SVG document for `domain`, with the first letter of `label`
+/// (its brand label, in Unicode) — see `svg_monogram`. Draw it with `svg_rasterize`.
+#[cfg(feature = "svg")]
+#[wasm_bindgen]
+pub fn svg_monogram(label: &str, domain: &str) -> String {
+    svg_monogram::document(label, domain)
 }
 
 /// SVG module: intrinsic size of an SVG, as `probe`'s result header (format 6 = svg).

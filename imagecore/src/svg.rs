@@ -3,9 +3,10 @@
 //!
 //! Nothing outside the document is ever loaded, and no `<image>` is drawn: external images, files
 //! and fonts resolve to nothing, `data:` images too (resvg is built without raster decoders, and
-//! an SVG inside a `data:` URL would be parsed again for every `<use>` of it), and text is not
-//! rendered (no fonts are bundled). Work is bounded twice before rendering: on the XML, by
-//! `svg_prepass` (nesting depth, elements after `<use>` and marker expansion) and
+//! an SVG inside a `data:` URL would be parsed again for every `<use>` of it). Text is drawn with
+//! the one bundled font, whatever family it names (`svg_font`). Work is bounded twice before
+//! rendering: on the XML, by `svg_prepass` (nesting depth, elements after `<use>` and marker
+//! expansion, characters of text) and
 //! `svg_style_check` (huge stroke widths, elements given a filter, CSS included), and on the usvg
 //! tree at the output size, by `svg_budget` (elements, segments, filters, layer memory, pixel
 //! work, coordinate range).
@@ -56,6 +57,9 @@ pub fn parse(input: &[u8]) -> Result<Tree> {
             resolve_data: Box::new(|_, _, _| None),
             resolve_string: Box::new(|_, _| None),
         },
+        font_family: crate::svg_font::FAMILY.to_owned(),
+        font_resolver: crate::svg_font::resolver(),
+        fontdb: crate::svg_font::database(),
         ..Options::default()
     };
     Tree::from_xmltree(&doc, &options).map_err(|e| match e {

@@ -8,7 +8,8 @@
 //! the largest marker for every number in each path's `d` (or `points`): a vertex takes at least
 //! one number, and a vertex carries at most a start, a mid and an end marker. An `<image>` also
 //! counts one element per KiB of its `href`: it is never drawn, but usvg decodes a `data:` URL
-//! again for every `<use>` of it.
+//! again for every `<use>` of it. A character of text (in `<text>`, `<tspan>` or `<textPath>`)
+//! counts [`TEXT_CHARACTER_ELEMENTS`] elements: usvg shapes it and builds its outline before the tree budget runs.
 
 use crate::error::{Error, ErrorCode, Result};
 use resvg::usvg::roxmltree::{Document, Node, NodeId};
@@ -27,6 +28,9 @@ pub const MAX_RADIUS: f32 = 1e15;
 /// `svg_filter_range`'s device limit at any sane scale: usvg unwraps the radius times the
 /// element's box as a finite f32.
 pub const MAX_MORPHOLOGY_RADIUS: f32 = 1e6;
+/// Elements a character of text counts as: usvg shapes it and builds its outline before the tree
+/// budget runs (4: at most 5000 characters, which build in about 0.15 s natively).
+pub const TEXT_CHARACTER_ELEMENTS: u64 = 4;
 /// Most XML nodes (elements, text, comments) the parser builds.
 const MAX_XML_NODES: u32 = 200_000;
 
@@ -101,6 +105,19 @@ impl<'a, 'input> Expansion<'a, 'input> {
                     cost = cost.saturating_add(self.cost(target, depth + 1)?);
                 }
             }
+        }
+        if ["text", "tspan", "textPath"]
+            .iter()
+            .any(|&name| is_element(&node, name))
+        {
+            // Every character becomes a glyph outline while usvg builds the tree, before the
+            // tree budget sees it: counted here (before whitespace collapses).
+            let characters = node
+                .children()
+                .filter(Node::is_text)
+                .map(|t| t.text().map_or(0, |t| t.chars().count() as u64))
+                .fold(0u64, u64::saturating_add);
+            cost = cost.saturating_add(characters.saturating_mul(TEXT_CHARACTER_ELEMENTS));
         }
         if is_element(&node, "image") {
             // Not drawn, but usvg decodes a `data:` URL again for every use of the element.

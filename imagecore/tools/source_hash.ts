@@ -6,17 +6,21 @@
 
 const ROOT = new URL("../", import.meta.url);
 
-/** Files (relative to imagecore/) whose content determines the built WASM. */
+/**
+ * Files (relative to imagecore/) whose content determines the built WASM: the Rust sources and
+ * the fonts they embed (`fonts/*.ttf`, `include_bytes!` in `src/svg_font.rs`).
+ */
 export function buildInputs(): string[] {
   const files = ["Cargo.toml", "Cargo.lock", ".cargo/config.toml", "tools/build.ts"];
   const walk = (dir: string) => {
     for (const entry of Deno.readDirSync(new URL(dir, ROOT))) {
       const path = `${dir}${entry.name}`;
       if (entry.isDirectory) walk(`${path}/`);
-      else if (entry.name.endsWith(".rs")) files.push(path);
+      else if (entry.name.endsWith(".rs") || entry.name.endsWith(".ttf")) files.push(path);
     }
   };
   walk("src/");
+  walk("fonts/");
   return files.sort();
 }
 
@@ -26,13 +30,18 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** SHA-256 over the build inputs: each path, a NUL, its content with CRLF folded to LF, a NUL. */
+/**
+ * SHA-256 over the build inputs: each path, a NUL, its content (a text file's with CRLF folded to
+ * LF; a font's as is), a NUL.
+ */
 export async function sourceHash(): Promise<string> {
   const encoder = new TextEncoder();
   const parts: Uint8Array[] = [];
   for (const path of buildInputs()) {
-    const text = Deno.readTextFileSync(new URL(path, ROOT)).replaceAll("\r\n", "\n");
-    parts.push(encoder.encode(`${path}\0${text}\0`));
+    const content = path.endsWith(".ttf")
+      ? Deno.readFileSync(new URL(path, ROOT))
+      : encoder.encode(Deno.readTextFileSync(new URL(path, ROOT)).replaceAll("\r\n", "\n"));
+    parts.push(encoder.encode(`${path}\0`), content, encoder.encode("\0"));
   }
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;

@@ -51,6 +51,7 @@ import {
   type RequestObserver,
 } from "../observe/request_observer.ts";
 import { observeRenders } from "./observed_render.ts";
+import { createMonogramRenderer, monogramOnMiss, observeMonograms } from "./monogram.ts";
 import { createRenderer, type TaggedVariant } from "./render_variant.ts";
 import { createRequestParser } from "./request_options.ts";
 import { createHostCheck } from "./request_target.ts";
@@ -134,6 +135,7 @@ interface RequestContext {
   bytes: number | undefined;
   audience: CacheAudience;
   readonly cachePolicy: CachePolicy;
+  fallback: "monogram" | undefined;
 }
 
 /** Builds the application from its dependencies. Opens nothing; starts no timers. */
@@ -183,6 +185,8 @@ export function createApp(deps: AppDeps): App {
     leases: { attempts: limiter.stats().leaseAttempts, commits: limiter.stats().leases },
   }));
   const render = observeRenders({ renderer, variants, observer });
+  const monograms = createMonogramRenderer(variants);
+  const renderMonogram = observeMonograms(monograms, variants, observer);
 
   async function handler(request: Request): Promise<Response> {
     const method = request.method;
@@ -197,6 +201,7 @@ export function createApp(deps: AppDeps): App {
       // Until a credential is known, an answer depends on the URL alone (a 404 for `/api`).
       audience: "shared",
       cachePolicy,
+      fallback: undefined,
     };
     const observation = observer.begin(request);
     const response = await answer(request, context, observation);
@@ -242,17 +247,22 @@ export function createApp(deps: AppDeps): App {
       context.quota = await limitRequest(limiter, credential.key);
       // 5 resolve
       observation.step("resolve");
-      const logo = await resolve(parsed.domain);
-      context.servedDomain = logo.domain;
+      const logo = await resolve(parsed.domain).catch(monogramOnMiss(parsed.options));
+      context.servedDomain = logo?.domain;
+      if (logo === null) context.fallback = "monogram";
       // 6 render (not needed when the client's copy is current)
       observation.step("render");
-      const etag = renderer.tag(logo.record, parsed.options);
+      const etag = logo === null
+        ? monograms.tag(parsed.domain, parsed.options)
+        : renderer.tag(logo.record, parsed.options);
       if (etagMatches(parsed.ifNoneMatch, etag)) {
         context.outcome = "not_modified";
         observation.step("respond");
         return respondNotModified(etag, context);
       }
-      const { variant, outcome } = await render(logo.record, parsed.options, etag);
+      const { variant, outcome } = logo === null
+        ? await renderMonogram(parsed.domain, parsed.options, etag)
+        : await render(logo.record, parsed.options, etag);
       context.outcome = outcome;
       context.bytes = variant.bytes.byteLength;
       // 7 respond

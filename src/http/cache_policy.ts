@@ -12,7 +12,8 @@
  *   their cache key): `private, max-age=86400`. No shared cache stores it; the browser may.
  *
  * A 404 lives 60 s (`max-age=60`), with the same audience; a shared one also gets `s-maxage` when
- * that is shorter. See docs/caching.md.
+ * that is shorter. A monogram tile (`fallback=monogram`) lives an hour (`max-age=3600`): a real
+ * logo may be added or discovered later. See docs/caching.md.
  *
  * @example
  * ```ts
@@ -31,6 +32,11 @@ export type CacheAudience = "shared" | "private";
 
 /** How long clients may reuse a logo, in seconds (spec: 86400). */
 export const IMAGE_MAX_AGE_SECONDS = 86_400;
+/**
+ * How long a monogram tile may be reused, in seconds: a logo added or discovered later replaces it
+ * within the hour.
+ */
+export const MONOGRAM_MAX_AGE_SECONDS = 3_600;
 /** How long a 404 may be reused, in seconds: a logo added later shows within a minute. */
 export const NOT_FOUND_MAX_AGE_SECONDS = 60;
 /**
@@ -47,6 +53,8 @@ export interface CachePolicy {
   image(audience: CacheAudience): string;
   /** Of a 404. */
   notFound(audience: CacheAudience): string;
+  /** Of a monogram tile's 200, its 304 and its HEAD. */
+  monogram(audience: CacheAudience): string;
 }
 
 /**
@@ -77,7 +85,12 @@ export function createCachePolicy(
     ? `public, max-age=${NOT_FOUND_MAX_AGE_SECONDS}, s-maxage=${sharedMaxAgeSeconds}`
     : `public, max-age=${NOT_FOUND_MAX_AGE_SECONDS}`;
   const privateNotFound = `private, max-age=${NOT_FOUND_MAX_AGE_SECONDS}`;
+  const sharedMonogram = `public, max-age=${MONOGRAM_MAX_AGE_SECONDS}, s-maxage=${
+    Math.min(sharedMaxAgeSeconds, MONOGRAM_MAX_AGE_SECONDS)
+  }`;
+  const privateMonogram = `private, max-age=${MONOGRAM_MAX_AGE_SECONDS}`;
   return {
+    monogram: (audience) => audience === "shared" ? sharedMonogram : privateMonogram,
     image: (audience) => audience === "shared" ? sharedImage : privateImage,
     notFound: (audience) => audience === "shared" ? sharedNotFound : privateNotFound,
   };

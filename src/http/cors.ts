@@ -16,7 +16,8 @@
  */
 
 /** Headers a browser script may read from our responses besides the CORS-safelisted ones. */
-export const EXPOSED_HEADERS = "ETag, Retry-After, X-Logo-Domain, X-Logo-Width, X-Logo-Height, " +
+export const EXPOSED_HEADERS =
+  "ETag, Retry-After, X-Logo-Domain, X-Logo-Width, X-Logo-Height, X-Logo-Fallback, " +
   "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset";
 
 /** Methods the endpoint serves, as sent in `Allow` and `Access-Control-Allow-Methods`. */

@@ -16,7 +16,13 @@
  * const variants = new VariantCache<TaggedVariant>();
  * const renderer = createRenderer({ logos, variants });
  * const render = observeRenders({ renderer, variants, observer: NO_OBSERVER });
- * const options = { size: 64, format: "webp", greyscale: false, theme: undefined } as const;
+ * const options = {
+ *   size: 64,
+ *   format: "webp",
+ *   greyscale: false,
+ *   theme: undefined,
+ *   fallback: "404",
+ * } as const;
  * const record = await logos.get("example.com");
  * if (record !== null) {
  *   const { outcome } = await render(record, options, renderer.tag(record, options));

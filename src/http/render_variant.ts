@@ -20,7 +20,13 @@
  *
  * const logos = new LogoStore(await Deno.openKv(":memory:"));
  * const renderer = createRenderer({ logos });
- * const options = { size: 64, format: "webp", greyscale: false, theme: undefined } as const;
+ * const options = {
+ *   size: 64,
+ *   format: "webp",
+ *   greyscale: false,
+ *   theme: undefined,
+ *   fallback: "404",
+ * } as const;
  * const record = await logos.get("example.com");
  * if (record !== null) {
  *   const etag = renderer.tag(record, options);

@@ -16,13 +16,17 @@
 import { normalizeDomain } from "../sdk/domain.ts";
 import { HttpError } from "../http_error.ts";
 import {
+  DEFAULT_FALLBACK,
   DEFAULT_FORMAT,
   DEFAULT_SIZE,
+  FALLBACK_RULE,
   FORMAT_RULE,
   FORMAT_SPELLINGS,
   GREYSCALE_RULE,
   GREYSCALE_SPELLINGS,
+  isLogoFallback,
   isLogoTheme,
+  type LogoFallback,
   type LogoFormat,
   type LogoTheme,
   MAX_SECRET_SIZE,
@@ -42,6 +46,8 @@ export interface LogoOptions {
   readonly theme: LogoTheme | undefined;
   /** Output encoding. */
   readonly format: LogoFormat;
+  /** What answers when no logo is found: `404` (default) or a `monogram` tile. */
+  readonly fallback: LogoFallback;
 }
 
 /** A parsed request: what the later steps need and nothing else. */
@@ -70,10 +76,11 @@ export const DEFAULT_OPTIONS: LogoOptions = Object.freeze({
   greyscale: false,
   theme: undefined,
   format: DEFAULT_FORMAT,
+  fallback: DEFAULT_FALLBACK,
 });
 
 /** Query parameters the endpoint reads; each may appear at most once. Others are ignored. */
-const KNOWN_PARAMETERS = ["token", "size", "greyscale", "theme", "format"] as const;
+const KNOWN_PARAMETERS = ["token", "size", "greyscale", "theme", "format", "fallback"] as const;
 
 /** The 400 for a path that is not a valid domain (spec text). */
 export function invalidDomain(): HttpError {
@@ -215,8 +222,10 @@ export function parseOptions(params: URLSearchParams, maxSize: number = MAX_SIZE
   const greyscaleValue = params.get("greyscale");
   const themeValue = params.get("theme");
   const formatValue = params.get("format");
+  const fallbackValue = params.get("fallback");
   if (
-    sizeValue === null && greyscaleValue === null && themeValue === null && formatValue === null
+    sizeValue === null && greyscaleValue === null && themeValue === null && formatValue === null &&
+    fallbackValue === null
   ) {
     return DEFAULT_OPTIONS;
   }
@@ -225,6 +234,7 @@ export function parseOptions(params: URLSearchParams, maxSize: number = MAX_SIZE
     greyscale: greyscaleValue === null ? false : parseGreyscale(greyscaleValue),
     theme: themeValue === null ? undefined : parseTheme(themeValue),
     format: formatValue === null ? DEFAULT_FORMAT : parseFormat(formatValue),
+    fallback: fallbackValue === null ? DEFAULT_FALLBACK : parseFallback(fallbackValue),
   };
 }
 
@@ -261,6 +271,12 @@ function parseFormat(value: string): LogoFormat {
     throw new HttpError(400, `Invalid format: ${FORMAT_RULE}`);
   }
   return FORMAT_SPELLINGS[key];
+}
+
+function parseFallback(value: string): LogoFallback {
+  const fallback = value.toLowerCase();
+  if (!isLogoFallback(fallback)) throw new HttpError(400, `Invalid fallback: ${FALLBACK_RULE}`);
+  return fallback;
 }
 
 /** Whether an `Authorization` header value presents a secret key (`Bearer sk_…`). */

@@ -52,6 +52,11 @@ export interface ResponseContext {
   readonly audience?: CacheAudience;
   /** The `Cache-Control` values; default {@link DEFAULT_CACHE_POLICY}. */
   readonly cachePolicy?: CachePolicy;
+  /**
+   * Set when the image is a fallback (`monogram`): sent as `X-Logo-Fallback`, with the monogram's
+   * shorter `Cache-Control`.
+   */
+  readonly fallback?: "monogram";
 }
 
 /** Most prepared 200 responses kept per variant (per served domain, CORS origin and caching). */
@@ -71,6 +76,7 @@ function commonHeaders(context: ResponseContext, cacheControl: string): [string,
   }
   headers.push(["cache-control", cacheControl], ["x-content-type-options", "nosniff"]);
   if (context.servedDomain !== undefined) headers.push(["x-logo-domain", context.servedDomain]);
+  if (context.fallback !== undefined) headers.push(["x-logo-fallback", context.fallback]);
   return headers;
 }
 
@@ -84,7 +90,9 @@ function rateLimitHeaders(headers: [string, string][], quota: RateLimitDecision 
 }
 
 function imageCacheControl(context: ResponseContext): string {
-  return (context.cachePolicy ?? DEFAULT_CACHE_POLICY).image(context.audience ?? "private");
+  const policy = context.cachePolicy ?? DEFAULT_CACHE_POLICY;
+  const audience = context.audience ?? "private";
+  return context.fallback === undefined ? policy.image(audience) : policy.monogram(audience);
 }
 
 function imageHeaders(

@@ -105,6 +105,24 @@ export function lookupChain(domain: string): string[] {
   return chain;
 }
 
+/**
+ * The brand label of a normalised `domain`: its registrable domain without the public suffix
+ * (`www.example.co.uk` → `example`, `foo.github.io` → `foo`), in the ASCII (punycode) form the
+ * domain has; for a domain without a registrable part, its first label that is not `www`.
+ *
+ * @example
+ * ```ts
+ * brandLabel("www.example.co.uk"); // "example"
+ * brandLabel("xn--bcher-kva.de");  // "xn--bcher-kva"
+ * ```
+ */
+export function brandLabel(domain: string): string {
+  const label = parse(domain, PSL_OPTIONS).domainWithoutSuffix;
+  if (label !== null && label !== "") return label;
+  const labels = domain.split(".");
+  return labels.find((l) => l !== "www") ?? labels[0];
+}
+
 /** Whether `label` is a DNS host label: 1–63 of a–z, 0–9 and `-`, not starting or ending with `-`. */
 function isHostLabel(label: string): boolean {
   if (label.length === 0 || label.length > MAX_LABEL_LENGTH) return false;

@@ -1,6 +1,6 @@
 /**
  * The logo-option vocabulary, declared once: the output formats (and the spellings a URL may use),
- * the themes, the greyscale spellings, the default size and the two size caps, with the sentence
+ * the themes, the greyscale spellings, the fallbacks, the default size and the two size caps, with the sentence
  * that states each rule. The server's parse step (`request_options.ts`), the render step, logo
  * ingestion, the SDK (`sdk/options.ts`) and imagecore's wrapper (`imagecore/mod.ts`) read them
  * from here.
@@ -246,3 +246,62 @@ export const GREYSCALE_RULE: string = `must be ${
 function oneOf(words: readonly string[]): string {
   return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
 }
+
+/**
+ * What answers when no logo is found: `404` (the default, `404 Logo not found`) or `monogram`
+ * (a `200` letter tile, marked `X-Logo-Fallback: monogram`).
+ *
+ * @example
+ * ```ts
+ * import { LOGO_FALLBACKS } from "./logo_options.ts";
+ * LOGO_FALLBACKS.includes("monogram"); // true
+ * ```
+ */
+export const LOGO_FALLBACKS = ["404", "monogram"] as const;
+
+/**
+ * One of {@link LOGO_FALLBACKS}.
+ *
+ * @example
+ * ```ts
+ * import type { LogoFallback } from "./logo_options.ts";
+ * const fallback: LogoFallback = "monogram";
+ * ```
+ */
+export type LogoFallback = typeof LOGO_FALLBACKS[number];
+
+/**
+ * The fallback when none is asked for: `404`.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_FALLBACK } from "./logo_options.ts";
+ * DEFAULT_FALLBACK; // "404"
+ * ```
+ */
+export const DEFAULT_FALLBACK: LogoFallback = "404";
+
+/**
+ * Whether `value` is one of {@link LOGO_FALLBACKS} (exact spelling).
+ *
+ * @example
+ * ```ts
+ * import { isLogoFallback } from "./logo_options.ts";
+ * isLogoFallback("monogram"); // true
+ * isLogoFallback("letter");   // false
+ * ```
+ */
+export function isLogoFallback(value: unknown): value is LogoFallback {
+  return (LOGO_FALLBACKS as readonly unknown[]).includes(value);
+}
+
+/**
+ * The rule `fallback` must follow: `"must be 404 or monogram"`.
+ *
+ * @example
+ * ```ts
+ * import { FALLBACK_RULE } from "./logo_options.ts";
+ * `Invalid fallback: ${FALLBACK_RULE}`; // "Invalid fallback: must be 404 or monogram"
+ * ```
+ */
+export const FALLBACK_RULE: string = `must be ${oneOf(LOGO_FALLBACKS)}`;

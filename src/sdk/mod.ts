@@ -44,5 +44,11 @@ export {
   ServerError,
   UnauthorizedError,
 } from "./errors.ts";
-export { type LogoFormat, type LogoOptions, type LogoTheme, MAX_SIZE } from "./options.ts";
+export {
+  type LogoFallback,
+  type LogoFormat,
+  type LogoOptions,
+  type LogoTheme,
+  MAX_SIZE,
+} from "./options.ts";
 export type { LogoMetadata, RateLimitState } from "./response.ts";

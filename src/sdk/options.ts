@@ -8,10 +8,13 @@
 
 import { normalizeDomain } from "./domain.ts";
 import {
+  FALLBACK_RULE,
   FORMAT_RULE,
+  isLogoFallback,
   isLogoFormat,
   isLogoSize,
   isLogoTheme,
+  type LogoFallback as Fallback,
   type LogoFormat as Format,
   type LogoTheme as Theme,
   MAX_SECRET_SIZE,
@@ -85,9 +88,29 @@ export interface LogoOptions {
    * a parent is treated as `NotFoundError` (404) — the request still counts against the rate limit.
    */
   fallbackToParent?: boolean;
+  /**
+   * What answers when no logo is found: `"404"` (the server's default: `NotFoundError`) or
+   * `"monogram"`, a square letter tile marked `fallback: "monogram"` in the result.
+   */
+  fallback?: LogoFallback;
   /** Cancels the request, a retry wait, or the body download, at once. */
   signal?: AbortSignal;
 }
+
+/**
+ * What answers when no logo is found: `"404"` (default) or a `"monogram"` letter tile.
+ *
+ * @example
+ * ```ts
+ * import { LogoClient, type LogoFallback } from "@logo-lookup/sdk";
+ *
+ * const client = new LogoClient({ secretKey: "sk_…" });
+ * const fallback: LogoFallback = "monogram";
+ * const logo = await client.get("no-logo.example", { fallback });
+ * if (logo.fallback === "monogram") console.log("a letter tile, not the real logo");
+ * ```
+ */
+export type LogoFallback = Fallback;
 
 /**
  * Checks `options` against the server's rules; throws `BadRequestError` naming the first bad one.
@@ -99,7 +122,7 @@ export interface LogoOptions {
  * ```
  */
 export function validateOptions(options: LogoOptions): void {
-  const { size, greyscale, theme, format, fallbackToParent } = options;
+  const { size, greyscale, theme, format, fallback, fallbackToParent } = options;
   if (size !== undefined && !isLogoSize(size, MAX_SIZE)) {
     throw new BadRequestError(`Invalid size: ${sizeRule(MAX_SIZE)}`);
   }
@@ -111,6 +134,9 @@ export function validateOptions(options: LogoOptions): void {
   }
   if (format !== undefined && !isLogoFormat(format)) {
     throw new BadRequestError(`Invalid format: ${FORMAT_RULE}`);
+  }
+  if (fallback !== undefined && !isLogoFallback(fallback)) {
+    throw new BadRequestError(`Invalid fallback: ${FALLBACK_RULE}`);
   }
   if (fallbackToParent !== undefined && typeof fallbackToParent !== "boolean") {
     throw new BadRequestError("Invalid fallbackToParent: must be true or false");
@@ -151,5 +177,6 @@ export function logoUrl(baseUrl: URL, domain: string, options: LogoOptions): URL
   if (options.greyscale === true) url.searchParams.set("greyscale", "true");
   if (options.theme !== undefined) url.searchParams.set("theme", options.theme);
   if (options.format !== undefined) url.searchParams.set("format", options.format);
+  if (options.fallback !== undefined) url.searchParams.set("fallback", options.fallback);
   return url;
 }

@@ -67,6 +67,11 @@ export interface LogoMetadata {
   etag: string | undefined;
   /** Rate-limit state of the key after this request; undefined if the server sent none. */
   rateLimit: RateLimitState | undefined;
+  /**
+   * `"monogram"` when no logo was found and the server answered a letter tile instead (asked
+   * with `fallback: "monogram"`; server header `X-Logo-Fallback`); undefined for a real logo.
+   */
+  fallback: "monogram" | undefined;
 }
 
 /**
@@ -88,6 +93,7 @@ export function readHeaders(
     servedDomain: headers.get("x-logo-domain") ?? requested,
     etag: headers.get("etag") ?? undefined,
     rateLimit: readRateLimit(headers),
+    fallback: headers.get("x-logo-fallback") === "monogram" ? "monogram" : undefined,
   };
 }
 

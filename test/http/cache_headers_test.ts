@@ -179,4 +179,7 @@ Deno.test("a shared max-age that is not a whole number of seconds from 1 is refu
     assert.throws(() => createCachePolicy(bad), RangeError, String(bad));
   }
   assert.equal(createCachePolicy(1).image("shared"), "public, max-age=86400, s-maxage=1");
+  assert.equal(createCachePolicy(1).monogram("shared"), "public, max-age=3600, s-maxage=1");
+  assert.equal(createCachePolicy(7200).monogram("shared"), "public, max-age=3600, s-maxage=3600");
+  assert.equal(createCachePolicy(7200).monogram("private"), "private, max-age=3600");
 });

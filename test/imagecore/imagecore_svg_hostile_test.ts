@@ -18,6 +18,7 @@ const RENDERS = new Set([
   "nested patterns",
   "1000 stroked circles",
   "30 full-canvas gradients",
+  "textPath of 4900 glyphs on 20 000 segments",
 ]);
 /** Inputs the XML parser refuses before any budget. */
 const CORRUPT = new Set(["entity bomb"]);

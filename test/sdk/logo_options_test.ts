@@ -4,10 +4,12 @@ import { HttpError } from "../../src/http_error.ts";
 import {
   CONTENT_TYPES,
   DEFAULT_SIZE,
+  FALLBACK_RULE,
   FORMAT_RULE,
   FORMAT_SPELLINGS,
   GREYSCALE_RULE,
   GREYSCALE_SPELLINGS,
+  LOGO_FALLBACKS,
   LOGO_FORMATS,
   LOGO_THEMES,
   MAX_SECRET_SIZE,
@@ -32,7 +34,7 @@ function serverVerdict(name: string, value: string): string {
 }
 
 /** The SDK's verdict on the same option, before anything is sent. */
-function sdkVerdict(name: "size" | "theme" | "format", value: string): string {
+function sdkVerdict(name: "size" | "theme" | "format" | "fallback", value: string): string {
   const option = name === "size" ? Number(value) : value;
   try {
     validateOptions({ [name]: option });
@@ -51,15 +53,17 @@ Deno.test("logo options: the rules read as the endpoint has always worded them",
   assert.equal(THEME_RULE, "must be light or dark");
   assert.equal(FORMAT_RULE, "must be png, webp or jpeg");
   assert.equal(GREYSCALE_RULE, "must be true, 1, yes, false, 0 or no");
+  assert.equal(FALLBACK_RULE, "must be 404 or monogram");
 });
 
 Deno.test("logo options: the server and the SDK accept and refuse the same sizes, themes and formats, in the same words", () => {
   assert.equal(SDK_MAX_SIZE, MAX_SECRET_SIZE);
-  const cases: ["size" | "theme" | "format", string][] = [
+  const cases: ["size" | "theme" | "format" | "fallback", string][] = [
     ...["1", "64", String(DEFAULT_SIZE), String(MAX_SECRET_SIZE), "0", String(MAX_SECRET_SIZE + 1)]
       .map((v) => ["size", v] as ["size", string]),
     ...[...LOGO_THEMES, "sepia"].map((v) => ["theme", v] as ["theme", string]),
     ...[...LOGO_FORMATS, "gif", "svg"].map((v) => ["format", v] as ["format", string]),
+    ...[...LOGO_FALLBACKS, "letter", "401"].map((v) => ["fallback", v] as ["fallback", string]),
   ];
   const refused = new Set<string>();
   for (const [name, value] of cases) {
@@ -68,6 +72,7 @@ Deno.test("logo options: the server and the SDK accept and refuse the same sizes
     if (!verdict.startsWith("ok")) refused.add(verdict);
   }
   assert.deepEqual([...refused].sort(), [
+    `Invalid fallback: ${FALLBACK_RULE}`,
     `Invalid format: ${FORMAT_RULE}`,
     `Invalid size: ${sizeRule(MAX_SECRET_SIZE)}`,
     `Invalid theme: ${THEME_RULE}`,
@@ -97,6 +102,7 @@ Deno.test("logo options: every spelling parses to its value, in any case; the de
     greyscale: false,
     theme: undefined,
     format: "png",
+    fallback: "404",
   });
 });
 

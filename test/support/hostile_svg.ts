@@ -281,5 +281,25 @@ export function hostileSvgs(): HostileSvg[] {
         }"/></defs>` + `<use href="#i"/>`.repeat(2000),
       ),
     },
+    // Issue #14: text is drawn with the bundled font, so glyphs are work too.
+    { name: "a million glyphs", svg: svgDoc(`<text y="50">${"W".repeat(1_000_000)}</text>`) },
+    {
+      name: "4900 overlapping 100-unit glyphs",
+      svg: svgDoc(
+        `<text y="90" font-size="100" letter-spacing="-60">${"W".repeat(4900)}</text>`,
+      ),
+    },
+    {
+      name: "textPath of 4900 glyphs on 20 000 segments",
+      svg: svgDoc(
+        `<defs><path id="p" d="M0 50${
+          Array.from({ length: 20_000 }, (_, i) => ` L${i % 100} ${(i * 7) % 100}`).join("")
+        }"/></defs><text font-size="3"><textPath href="#p">${"x".repeat(4900)}</textPath></text>`,
+      ),
+    },
+    {
+      name: "font-size 1e30 with letter-spacing 1e38",
+      svg: svgDoc(`<text y="50" font-size="1e30" letter-spacing="1e38">W W</text>`),
+    },
   ];
 }
