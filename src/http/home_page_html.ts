@@ -23,6 +23,7 @@
 import {
   DEFAULT_SIZE,
   GREYSCALE_SPELLINGS,
+  LOGO_FALLBACKS,
   LOGO_FORMATS,
   LOGO_THEMES,
   MAX_SIZE,
@@ -203,7 +204,7 @@ Logos are resized, turned grey or adapted to light and dark pages on request.</p
   }</td></tr>
 <tr><td><code>theme</code></td><td>none</td><td>${LOGO_THEMES.join(", ")}</td></tr>
 <tr><td><code>format</code></td><td>png</td><td>${LOGO_FORMATS.join(", ")}</td></tr>
-<tr><td><code>fallback</code></td><td>404</td><td>404, monogram</td></tr>
+<tr><td><code>fallback</code></td><td>404</td><td>${LOGO_FALLBACKS.join(", ")}</td></tr>
 </table>
 <p>Secret keys (<code>sk_…</code>) are for servers only: they go in an
 <code>Authorization: Bearer</code> header, never in a page.</p>

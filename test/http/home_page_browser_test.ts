@@ -133,6 +133,19 @@ Deno.test({
         await page.$eval("#message", (element) => element.textContent),
         "The logo did not load: 404 Logo not found",
       );
+      // …and its monogram image is the letter tile: square, 128 px.
+      await page.waitForFunction(
+        "[...document.images].some((img) => img.src.includes('nothing-here.example') && " +
+          "img.src.includes('fallback=monogram') && img.complete && img.naturalWidth > 0)",
+      );
+      const tile = await page.$$eval(
+        "img",
+        (images) =>
+          images.filter((img) =>
+            img.src.includes("nothing-here.example") && img.src.includes("fallback=monogram")
+          ).map((img) => [img.naturalWidth, img.naturalHeight]),
+      );
+      deepStrictEqual(tile, [[DEFAULT_SIZE, DEFAULT_SIZE]]);
     } finally {
       await browser.close();
     }
