@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=b793e13545efe217586ae812a73a2409775532234bbf917e71eafa7405628512 wasm-sha256=58c923239a2aa80d82a10f0c862409bd67799bb55b85c5aa1f00e645d408ffa4 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=52d4ae29a1bab1b6b5d7ad15e981096b53d299de4f7b1155ad7e0e03ab44dc1c wasm-sha256=07346a931242a90743293857ddede20d329006d98fcba337fe0862606ab07ec0 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

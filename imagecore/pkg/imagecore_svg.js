@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=b793e13545efe217586ae812a73a2409775532234bbf917e71eafa7405628512 wasm-sha256=a1f451b2e02827ce0893dfa6fb362b3692a445937094cbd1ad6a6662d52e3a11 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=52d4ae29a1bab1b6b5d7ad15e981096b53d299de4f7b1155ad7e0e03ab44dc1c wasm-sha256=d353964178daeac86fc46f2ef64b39c7d72ae254d71500b0cc09e8597c4ccdd2 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -142,29 +142,36 @@ pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
     let height = pixels.len() / 4 / width;
     let page = theme.page_luminance();
     let mut palette: HashMap<[u8; 3], Verdict> = HashMap::new();
-    let (mut ink, mut turned) = (0.0f64, 0.0f64);
-    let (mut outline, mut reads, mut reads_inverted) = (0.0f64, 0.0f64, 0.0f64);
+    let rgb = |i: usize| [pixels[i], pixels[i + 1], pixels[i + 2]];
+    // The outline first: most logos stop here, having judged only the colours of their edge.
+    let (mut outline, mut gain) = (0.0f64, 0.0f64);
     for y in 0..height {
         for x in 0..width {
             let i = (y * width + x) * 4;
-            let alpha = f64::from(pixels[i + 3]);
-            if alpha == 0.0 {
+            if pixels[i + 3] == 0 || !on_outline(pixels, width, height, x, y) {
                 continue;
             }
-            let rgb = [pixels[i], pixels[i + 1], pixels[i + 2]];
-            let v = verdict_of(&mut palette, rgb, page);
-            ink += alpha;
-            if v.turns {
-                turned += alpha;
-            }
-            if on_outline(pixels, width, height, x, y) {
-                outline += alpha;
-                reads += if v.reads { alpha } else { 0.0 };
-                reads_inverted += if v.reads_inverted { alpha } else { 0.0 };
-            }
+            let alpha = f64::from(pixels[i + 3]);
+            let v = verdict_of(&mut palette, rgb(i), page);
+            outline += alpha;
+            gain += alpha * (f64::from(u8::from(v.reads_inverted)) - f64::from(u8::from(v.reads)));
         }
     }
-    if outline == 0.0 || reads_inverted - reads < MIN_GAIN * outline || turned > MAX_TURNED * ink {
+    if outline == 0.0 || gain < MIN_GAIN * outline {
+        return false;
+    }
+    let (mut ink, mut turned) = (0.0f64, 0.0f64);
+    for i in (0..pixels.len() / 4 * 4)
+        .step_by(4)
+        .filter(|&i| pixels[i + 3] > 0)
+    {
+        let alpha = f64::from(pixels[i + 3]);
+        ink += alpha;
+        if verdict_of(&mut palette, rgb(i), page).turns {
+            turned += alpha;
+        }
+    }
+    if turned > MAX_TURNED * ink {
         return false;
     }
     for pixel in pixels.chunks_exact_mut(4).filter(|p| p[3] > 0) {
