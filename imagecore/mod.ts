@@ -44,7 +44,7 @@ export interface TransformOptions {
   width?: number;
   /** Render in greyscale (Rec. 709 luminance), alpha kept. */
   greyscale?: boolean;
-  /** Invert a transparent logo that would lack contrast on this background. */
+  /** Page background: a logo lacking contrast on it has its lightness inverted, hue kept. */
   theme?: Theme;
   /** Output encoding; default "png". JPEG is flattened onto white. */
   format?: OutputFormat;

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=6208311768bdc5fa434d775e900ed587a0fc48040738f0c22f6c4b51c4d34efc wasm-sha256=2f9705d3002a2d278aadd5fdc5e9edd72a4ed3365a5e2b339d372ed88a169c90 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=708feeb5e9b43539ce73ef547d2d53e7eac0fdd61fa9ee46fa48e6b17f35217f wasm-sha256=d42401dc7ae9ca2dd591c8c43bba2d56d1d8cf20863e15e80086880938d4bfbe rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

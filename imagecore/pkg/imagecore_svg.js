@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=6208311768bdc5fa434d775e900ed587a0fc48040738f0c22f6c4b51c4d34efc wasm-sha256=d6de2e38f7086928f8c9ad03eef45908f87ba0bdcd93e08a4e11fca8e4315261 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=708feeb5e9b43539ce73ef547d2d53e7eac0fdd61fa9ee46fa48e6b17f35217f wasm-sha256=2c23c953dd56dff4dbd5e3023aa101ea6032d78ec98ec894578f2c3909519560 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

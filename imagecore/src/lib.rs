@@ -22,6 +22,8 @@ pub mod geometry;
 pub mod greyscale;
 #[cfg(feature = "raster")]
 pub mod ico_select;
+#[cfg(feature = "raster")]
+pub mod lightness;
 pub mod limits;
 pub mod out_of_memory;
 #[cfg(feature = "raster")]

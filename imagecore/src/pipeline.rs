@@ -15,7 +15,7 @@ pub struct Options {
     pub width: Option<u32>,
     /// Replace colours with their Rec. 709 luma.
     pub greyscale: bool,
-    /// Invert a transparent logo that lacks contrast on this background.
+    /// Invert the lightness of a transparent logo that lacks contrast on this background.
     pub theme: Option<Theme>,
     /// Output encoding.
     pub format: OutputFormat,
@@ -59,7 +59,7 @@ pub fn transform(input: &[u8], options: &Options) -> Result<Output> {
         greyscale(&mut pixels);
     }
     let inverted = match options.theme {
-        Some(theme) => apply_theme(&mut pixels, theme),
+        Some(theme) => apply_theme(&mut pixels, width, theme),
         None => false,
     };
     let bytes = encode(&mut pixels, width, height, options.format)?;

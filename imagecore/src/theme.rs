@@ -1,12 +1,43 @@
-//! Theme: invert a transparent logo that would lack contrast on the page's background.
+//! Theme: make a transparent logo read on a white (`light`) or black (`dark`) page by inverting
+//! its lightness in OKLab (L → 1 − L, hue and chroma kept: [`crate::lightness`]), and only when
+//! the logo's own palette says that helps.
 //!
-//! The logo's colour is the alpha-weighted mean WCAG relative luminance of its visible pixels.
-//! When its contrast ratio against the background (#fff for light, #000 for dark) is below
-//! [`MIN_CONTRAST`] and inverting RGB raises it, RGB is inverted and alpha kept. An opaque logo
-//! carries its own background and is left alone.
+//! The rule, measured on the logo's pixels, each weighted by its alpha:
+//! 1. An opaque logo (no pixel below full alpha) carries its own background: left alone.
+//! 2. What the page sees is the logo's *outline*: visible pixels that are translucent or touch a
+//!    translucent pixel or the image's edge. Interior colours (the white text inside a badge) are
+//!    seen against the logo, not the page.
+//! 3. An outline colour *reads* on the page when its WCAG contrast is at least [`MIN_CONTRAST`]
+//!    (3:1, SC 1.4.11), or at least [`MIN_CONTRAST_SATURATED`] (2:1) when it is saturated (OKLCH
+//!    chroma ≥ [`SATURATED_CHROMA`]): a brand colour stands apart from white or black by its hue
+//!    as well as its luminance.
+//! 4. The logo is inverted only when that makes at least [`MIN_GAIN`] more of the outline read,
+//!    and turns the hue of at most [`MAX_TURNED`] of all its ink: a colour with chroma ≥
+//!    [`CHROMATIC`] turns when its inverted 8-bit colour moves hue by more than [`HUE_TOLERANCE`]
+//!    degrees or keeps less than half its chroma (near black, sRGB has almost no yellow left).
+//!
+//! Inversion maps every visible pixel's colour; alpha is never changed.
+
+use std::collections::HashMap;
+
+use crate::lightness::{contrast, hue_distance, invert_lightness, Colour};
 
 /// WCAG 2.1 minimum contrast for graphical objects (SC 1.4.11).
-pub const MIN_CONTRAST: f64 = 3.0;
+pub const MIN_CONTRAST: f32 = 3.0;
+/// Minimum contrast of a saturated colour (chroma ≥ [`SATURATED_CHROMA`]).
+pub const MIN_CONTRAST_SATURATED: f32 = 2.0;
+/// OKLCH chroma from which a colour counts as saturated for [`MIN_CONTRAST_SATURATED`].
+pub const SATURATED_CHROMA: f32 = 0.1;
+/// Share of the outline (by alpha) that inverting must newly make readable.
+pub const MIN_GAIN: f64 = 0.25;
+/// OKLCH chroma from which a colour has a hue worth keeping.
+pub const CHROMATIC: f32 = 0.05;
+/// Largest hue shift, in degrees, of a colour that keeps its hue.
+pub const HUE_TOLERANCE: f32 = 10.0;
+/// Largest share of the ink (by alpha) whose hue inverting may turn.
+pub const MAX_TURNED: f64 = 0.05;
+/// Most colours whose verdicts are remembered (about 1 MiB); past it, colours are recomputed.
+const PALETTE_CAP: usize = 1 << 16;
 
 /// The background a themed logo is shown on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +59,8 @@ impl Theme {
         }
     }
 
-    fn background_luminance(self) -> f64 {
+    /// WCAG relative luminance of the page.
+    fn page_luminance(self) -> f32 {
         match self {
             Theme::Light => 1.0,
             Theme::Dark => 0.0,
@@ -36,62 +68,115 @@ impl Theme {
     }
 }
 
-/// sRGB-encoded channel → linear light, for all 256 values.
-fn linear_table() -> [f64; 256] {
-    let mut table = [0.0; 256];
-    for (value, slot) in table.iter_mut().enumerate() {
-        let c = value as f64 / 255.0;
-        *slot = if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        };
-    }
-    table
+/// Whether `colour` reads on a page of luminance `page` (rule 3).
+pub fn reads_on(colour: &Colour, page: f32) -> bool {
+    let ratio = contrast(colour.luminance, page);
+    ratio >= MIN_CONTRAST
+        || (colour.chroma() >= SATURATED_CHROMA && ratio >= MIN_CONTRAST_SATURATED)
 }
 
-/// WCAG contrast ratio of two relative luminances.
-pub fn contrast(a: f64, b: f64) -> f64 {
-    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
-    (hi + 0.05) / (lo + 0.05)
+/// What one palette colour does under the theme.
+#[derive(Debug, Clone, Copy)]
+struct Verdict {
+    inverted: [u8; 3],
+    reads: bool,
+    reads_inverted: bool,
+    turns: bool,
 }
 
-/// Applies `theme` to straight-alpha RGBA8 `pixels`; returns whether the logo was inverted.
-pub fn apply_theme(pixels: &mut [u8], theme: Theme) -> bool {
-    let linear = linear_table();
-    let luminance = |r: u8, g: u8, b: u8| {
-        0.2126 * linear[usize::from(r)]
-            + 0.7152 * linear[usize::from(g)]
-            + 0.0722 * linear[usize::from(b)]
-    };
-    let mut transparent = false;
-    let (mut weight, mut kept, mut flipped) = (0.0f64, 0.0f64, 0.0f64);
-    for pixel in pixels.chunks_exact(4) {
-        let alpha = pixel[3];
-        if alpha < 255 {
-            transparent = true;
-        }
-        if alpha == 0 {
-            continue;
-        }
-        let a = f64::from(alpha);
-        weight += a;
-        kept += a * luminance(pixel[0], pixel[1], pixel[2]);
-        flipped += a * luminance(255 - pixel[0], 255 - pixel[1], 255 - pixel[2]);
+fn verdict(rgb: [u8; 3], page: f32) -> Verdict {
+    let inverted = invert_lightness(rgb);
+    let (before, after) = (Colour::of(rgb), Colour::of(inverted));
+    let turns = before.chroma() >= CHROMATIC
+        && (after.chroma() < before.chroma() / 2.0
+            || hue_distance(before.hue(), after.hue()) > HUE_TOLERANCE);
+    Verdict {
+        inverted,
+        reads: reads_on(&before, page),
+        reads_inverted: reads_on(&after, page),
+        turns,
     }
-    if !transparent || weight == 0.0 {
+}
+
+/// The verdict on `rgb`, remembered in `palette` while it holds fewer than [`PALETTE_CAP`].
+fn verdict_of(palette: &mut HashMap<[u8; 3], Verdict>, rgb: [u8; 3], page: f32) -> Verdict {
+    if let Some(v) = palette.get(&rgb) {
+        return *v;
+    }
+    let v = verdict(rgb, page);
+    if palette.len() < PALETTE_CAP {
+        palette.insert(rgb, v);
+    }
+    v
+}
+
+/// Whether the visible pixel at (x, y) is on the outline (rule 2).
+fn on_outline(pixels: &[u8], width: usize, height: usize, x: usize, y: usize) -> bool {
+    let translucent = |x: usize, y: usize| pixels[(y * width + x) * 4 + 3] < 255;
+    translucent(x, y)
+        || x == 0
+        || y == 0
+        || x + 1 == width
+        || y + 1 == height
+        || translucent(x - 1, y)
+        || translucent(x + 1, y)
+        || translucent(x, y - 1)
+        || translucent(x, y + 1)
+}
+
+/// Applies `theme` to straight-alpha RGBA8 `pixels`, rows of `width` pixels; returns whether the
+/// logo was inverted.
+///
+/// ```
+/// use imagecore::theme::{apply_theme, Theme};
+/// // A black 2×1 mark, half transparent: on a dark page it turns white, alpha kept.
+/// let mut pixels = vec![0, 0, 0, 255, 0, 0, 0, 128];
+/// assert!(apply_theme(&mut pixels, 2, Theme::Dark));
+/// assert_eq!(pixels, [255, 255, 255, 255, 255, 255, 255, 128]);
+/// ```
+pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
+    let width = width as usize;
+    if width == 0 || pixels.chunks_exact(4).all(|p| p[3] == 255) {
         return false;
     }
-    let background = theme.background_luminance();
-    let as_is = contrast(kept / weight, background);
-    let inverted = contrast(flipped / weight, background);
-    if as_is >= MIN_CONTRAST || inverted <= as_is {
+    let height = pixels.len() / 4 / width;
+    let page = theme.page_luminance();
+    let mut palette: HashMap<[u8; 3], Verdict> = HashMap::new();
+    let rgb = |i: usize| [pixels[i], pixels[i + 1], pixels[i + 2]];
+    // The outline first: most logos stop here, having judged only the colours of their edge.
+    let (mut outline, mut gain) = (0.0f64, 0.0f64);
+    for y in 0..height {
+        for x in 0..width {
+            let i = (y * width + x) * 4;
+            if pixels[i + 3] == 0 || !on_outline(pixels, width, height, x, y) {
+                continue;
+            }
+            let alpha = f64::from(pixels[i + 3]);
+            let v = verdict_of(&mut palette, rgb(i), page);
+            outline += alpha;
+            gain += alpha * (f64::from(u8::from(v.reads_inverted)) - f64::from(u8::from(v.reads)));
+        }
+    }
+    if outline == 0.0 || gain < MIN_GAIN * outline {
         return false;
     }
-    for pixel in pixels.chunks_exact_mut(4) {
-        pixel[0] = 255 - pixel[0];
-        pixel[1] = 255 - pixel[1];
-        pixel[2] = 255 - pixel[2];
+    let (mut ink, mut turned) = (0.0f64, 0.0f64);
+    for i in (0..pixels.len() / 4 * 4)
+        .step_by(4)
+        .filter(|&i| pixels[i + 3] > 0)
+    {
+        let alpha = f64::from(pixels[i + 3]);
+        ink += alpha;
+        if verdict_of(&mut palette, rgb(i), page).turns {
+            turned += alpha;
+        }
+    }
+    if turned > MAX_TURNED * ink {
+        return false;
+    }
+    for pixel in pixels.chunks_exact_mut(4).filter(|p| p[3] > 0) {
+        let v = verdict_of(&mut palette, [pixel[0], pixel[1], pixel[2]], page);
+        pixel[..3].copy_from_slice(&v.inverted);
     }
     true
 }

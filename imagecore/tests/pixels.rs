@@ -1,10 +1,9 @@
 #![cfg(feature = "raster")]
-//! Greyscale, fringe-free alpha and theme inversion, pixel by pixel.
+//! Greyscale, fringe-free alpha and JPEG flattening, pixel by pixel (the theme: tests/theme.rs).
 mod common;
 
 use imagecore::format::OutputFormat;
 use imagecore::pipeline::{transform, Options};
-use imagecore::theme::Theme;
 
 fn pixels(bytes: &[u8], options: &Options) -> (image::RgbaImage, bool) {
     let out = transform(bytes, options).expect("transform");
@@ -61,64 +60,6 @@ fn red_logo_on_transparency_has_no_fringe_at_any_size() {
             );
         }
     }
-}
-
-fn themed(colour: [u8; 4], theme: Theme) -> (image::RgbaImage, bool) {
-    let logo = common::disc(40, 40, colour, [0, 0, 0, 0]);
-    pixels(
-        &common::png(&logo),
-        &Options {
-            theme: Some(theme),
-            ..Options::default()
-        },
-    )
-}
-
-#[test]
-fn dark_theme_inverts_a_black_logo() {
-    let (image, inverted) = themed([0, 0, 0, 255], Theme::Dark);
-    assert!(inverted);
-    assert_eq!(image.get_pixel(20, 20).0, [255, 255, 255, 255]);
-}
-
-#[test]
-fn dark_theme_leaves_a_white_logo_alone() {
-    let (image, inverted) = themed([255, 255, 255, 255], Theme::Dark);
-    assert!(!inverted);
-    assert_eq!(image.get_pixel(20, 20).0, [255, 255, 255, 255]);
-}
-
-#[test]
-fn light_theme_inverts_a_white_logo() {
-    let (image, inverted) = themed([255, 255, 255, 255], Theme::Light);
-    assert!(inverted);
-    assert_eq!(image.get_pixel(20, 20).0, [0, 0, 0, 255]);
-}
-
-#[test]
-fn light_theme_leaves_a_black_logo_alone() {
-    let (_, inverted) = themed([0, 0, 0, 255], Theme::Light);
-    assert!(!inverted);
-}
-
-#[test]
-fn themes_leave_a_mid_contrast_colour_alone() {
-    // #1a73e8 has 4.6:1 against white and 4.5:1 against black: enough either way.
-    for theme in [Theme::Light, Theme::Dark] {
-        let (_, inverted) = themed([0x1a, 0x73, 0xe8, 255], theme);
-        assert!(!inverted, "{theme:?}");
-    }
-}
-
-#[test]
-fn opaque_logos_are_never_inverted() {
-    let logo = common::disc(40, 40, [0, 0, 0, 255], [10, 10, 10, 255]);
-    let options = Options {
-        theme: Some(Theme::Dark),
-        ..Options::default()
-    };
-    let (_, inverted) = pixels(&common::png(&logo), &options);
-    assert!(!inverted);
 }
 
 #[test]

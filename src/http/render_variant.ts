@@ -90,7 +90,7 @@ export interface Renderer {
  * Bumped whenever the same source and options could render different bytes (a new imagecore
  * release, a different rendition choice), so a strong ETag never names two different bodies.
  */
-export const RENDER_VERSION = 1;
+export const RENDER_VERSION = 2;
 
 /** Default budget of the source-rendition cache: 32 MiB. */
 export const DEFAULT_SOURCE_CACHE_BYTES = 32 * 1024 * 1024;

@@ -42,7 +42,7 @@ export interface LogoOptions {
   readonly size: number;
   /** Render in greyscale. */
   readonly greyscale: boolean;
-  /** Invert for contrast on this background, when needed. */
+  /** Invert the lightness (hue kept) for contrast on this background, when that helps. */
   readonly theme: LogoTheme | undefined;
   /** Output encoding. */
   readonly format: LogoFormat;

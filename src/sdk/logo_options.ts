@@ -85,7 +85,7 @@ export const CONTENT_TYPES: Readonly<Record<LogoFormat, string>> = Object.freeze
 });
 
 /**
- * Backgrounds a themed logo can be made for; the logo is inverted for contrast when needed.
+ * Backgrounds a themed logo can be made for; its lightness is inverted (hue kept) when that helps.
  *
  * @example
  * ```ts

@@ -37,7 +37,7 @@ import { BadRequestError } from "./errors.ts";
 export const MAX_SIZE: number = MAX_SECRET_SIZE;
 
 /**
- * Background a themed variant is made for; the logo is inverted for contrast when needed.
+ * Background a themed variant is made for; its lightness is inverted (hue kept) when that helps.
  *
  * @example
  * ```ts

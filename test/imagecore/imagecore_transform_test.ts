@@ -1,12 +1,20 @@
 /**
  * `transform`'s result at the JS boundary: the width, height, format and `inverted` flag it
  * reports are those of the bytes it returns, and its options reach the WASM. The pixels
- * themselves (sizes, greyscale values, theme inversion, no fringe) are imagecore's own suite:
- * imagecore/tests/output_size.rs and imagecore/tests/pixels.rs.
+ * themselves (sizes, greyscale values, the theme, no fringe) are imagecore's own suite:
+ * imagecore/tests/output_size.rs, imagecore/tests/pixels.rs and imagecore/tests/theme.rs.
  */
 import { deepStrictEqual, notDeepStrictEqual, strictEqual } from "node:assert";
 import { transform } from "../../imagecore/mod.ts";
-import { bytesOf, discPixels, fromPixels, pixelsOf, type Rgba } from "../support/images.ts";
+import { renderDemoLogos } from "../../src/store/demo_logos.ts";
+import {
+  bytesOf,
+  discPixels,
+  fromPixels,
+  pixelAt,
+  pixelsOf,
+  type Rgba,
+} from "../support/images.ts";
 
 async function logo(width: number, height: number, colour: Rgba = [0, 0, 200, 255]) {
   return await bytesOf(
@@ -45,6 +53,23 @@ Deno.test("`inverted` reports whether the theme step inverted the logo", async (
   strictEqual(transform(black, { theme: "dark" }).inverted, true);
   strictEqual(transform(black, { theme: "light" }).inverted, false);
   strictEqual(transform(black).inverted, false);
+});
+
+Deno.test("the demo logos under each theme: the orange example.org badge stays orange", async () => {
+  // The RGB inversion this replaced turned the badge blue under theme=light (issue 14).
+  const demo = new Map(renderDemoLogos().map(({ domain, bytes }) => [domain, bytes]));
+  const badge = demo.get("example.org")!;
+  for (const theme of ["light", "dark"] as const) {
+    const out = transform(badge, { theme });
+    strictEqual(out.inverted, false, theme);
+    deepStrictEqual(out.bytes, transform(badge).bytes, theme);
+  }
+  const themed = await pixelsOf(transform(badge, { theme: "light" }).bytes);
+  deepStrictEqual(pixelAt(themed, 40, 100), [249, 115, 22, 255], "inside the badge, left of ORG");
+  // example.com's near-black ring turns light on a dark page only.
+  const ring = demo.get("example.com")!;
+  strictEqual(transform(ring, { theme: "dark" }).inverted, true);
+  strictEqual(transform(ring, { theme: "light" }).inverted, false);
 });
 
 Deno.test("greyscale reaches the WASM: it changes a coloured logo's bytes", async () => {

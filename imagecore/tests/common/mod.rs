@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod theme_logos;
 
 use image::codecs::bmp::BmpEncoder;
 use image::codecs::gif::{GifEncoder, Repeat};

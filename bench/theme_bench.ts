@@ -1,0 +1,52 @@
+/**
+ * `deno run --allow-all bench/theme_bench.ts`: what the theme step costs. Each input is
+ * transformed to 800 px wide PNG without a theme, with `light` and with `dark`; prints the median
+ * ms of each and whether the theme inverted it. The worst case is a translucent image of random
+ * colours: every pixel a new palette entry, each judged in OKLab (imagecore/src/theme.rs).
+ * @module
+ */
+import { encodeRgba, type Theme, transform } from "../imagecore/mod.ts";
+import { renderDemoLogos } from "../src/store/demo_logos.ts";
+
+const WIDTH = 800;
+const RUNS = 9;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
+/** A `size`² image of random colours at alpha 200: no two pixels share a verdict. */
+function noise(size: number): Uint8Array {
+  const pixels = new Uint8Array(size * size * 4);
+  let seed = 12345;
+  for (let i = 0; i < pixels.length; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    pixels[i] = i % 4 === 3 ? 200 : seed >>> 24;
+  }
+  return encodeRgba(pixels, size, size, "png");
+}
+
+const inputs: [string, Uint8Array][] = [
+  ...renderDemoLogos().map(({ domain, bytes }): [string, Uint8Array] => [domain, bytes]),
+  ["random colours 800²", noise(800)],
+];
+console.log(`transform to ${WIDTH} px wide PNG; median of ${RUNS} runs, ms`);
+console.log("| input | no theme | light | dark | inverted (light/dark) |");
+console.log("| --- | --- | --- | --- | --- |");
+for (const [name, bytes] of inputs) {
+  const cells: string[] = [];
+  const inverted: boolean[] = [];
+  for (const theme of [undefined, "light", "dark"] as (Theme | undefined)[]) {
+    const times: number[] = [];
+    let out = transform(bytes, { width: WIDTH, theme }); // warm-up
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      out = transform(bytes, { width: WIDTH, theme });
+      times.push(performance.now() - t0);
+    }
+    cells.push(median(times).toFixed(1));
+    if (theme) inverted.push(out.inverted);
+  }
+  console.log(`| ${name} | ${cells.join(" | ")} | ${inverted.join("/")} |`);
+}
