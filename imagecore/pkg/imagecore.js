@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=708feeb5e9b43539ce73ef547d2d53e7eac0fdd61fa9ee46fa48e6b17f35217f wasm-sha256=d42401dc7ae9ca2dd591c8c43bba2d56d1d8cf20863e15e80086880938d4bfbe rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=204969ed992c0d5177944dc4a3f2a4f8b32a07e110f643cf1ed69b7d52c49512 wasm-sha256=2a128584978081b382a1b718c9c66af38bf7478743897a48d15002431d181722 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -16,6 +16,9 @@
 //!    [`CHROMATIC`] turns when its inverted 8-bit colour moves hue by more than [`HUE_TOLERANCE`]
 //!    degrees or keeps less than half its chroma (near black, sRGB has almost no yellow left).
 //!
+//! 5. A logo with more than [`PALETTE_CAP`] distinct visible colours (a photograph, noise) is
+//!    left alone: the theme is for marks, and judging each of a million colours costs seconds.
+//!
 //! Inversion maps every visible pixel's colour; alpha is never changed.
 
 use std::collections::HashMap;
@@ -36,8 +39,9 @@ pub const CHROMATIC: f32 = 0.05;
 pub const HUE_TOLERANCE: f32 = 10.0;
 /// Largest share of the ink (by alpha) whose hue inverting may turn.
 pub const MAX_TURNED: f64 = 0.05;
-/// Most colours whose verdicts are remembered (about 1 MiB); past it, colours are recomputed.
-const PALETTE_CAP: usize = 1 << 16;
+/// Most distinct visible colours a themed logo may have (their verdicts take about 1 MiB); a
+/// logo with more is left alone (rule 5), which bounds the work to this many verdicts.
+pub const PALETTE_CAP: usize = 1 << 16;
 
 /// The background a themed logo is shown on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,16 +102,18 @@ fn verdict(rgb: [u8; 3], page: f32) -> Verdict {
     }
 }
 
-/// The verdict on `rgb`, remembered in `palette` while it holds fewer than [`PALETTE_CAP`].
-fn verdict_of(palette: &mut HashMap<[u8; 3], Verdict>, rgb: [u8; 3], page: f32) -> Verdict {
+/// The verdict on `rgb`, remembered in `palette`; `None` when `rgb` is new and the palette
+/// already holds [`PALETTE_CAP`] colours (rule 5).
+fn verdict_of(palette: &mut HashMap<[u8; 3], Verdict>, rgb: [u8; 3], page: f32) -> Option<Verdict> {
     if let Some(v) = palette.get(&rgb) {
-        return *v;
+        return Some(*v);
+    }
+    if palette.len() >= PALETTE_CAP {
+        return None;
     }
     let v = verdict(rgb, page);
-    if palette.len() < PALETTE_CAP {
-        palette.insert(rgb, v);
-    }
-    v
+    palette.insert(rgb, v);
+    Some(v)
 }
 
 /// Whether the visible pixel at (x, y) is on the outline (rule 2).
@@ -152,7 +158,9 @@ pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
                 continue;
             }
             let alpha = f64::from(pixels[i + 3]);
-            let v = verdict_of(&mut palette, rgb(i), page);
+            let Some(v) = verdict_of(&mut palette, rgb(i), page) else {
+                return false;
+            };
             outline += alpha;
             gain += alpha * (f64::from(u8::from(v.reads_inverted)) - f64::from(u8::from(v.reads)));
         }
@@ -167,16 +175,20 @@ pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
     {
         let alpha = f64::from(pixels[i + 3]);
         ink += alpha;
-        if verdict_of(&mut palette, rgb(i), page).turns {
-            turned += alpha;
+        match verdict_of(&mut palette, rgb(i), page) {
+            None => return false,
+            Some(v) if v.turns => turned += alpha,
+            Some(_) => {}
         }
     }
     if turned > MAX_TURNED * ink {
         return false;
     }
+    // Every visible colour was judged by the pass above, so each is in the palette.
     for pixel in pixels.chunks_exact_mut(4).filter(|p| p[3] > 0) {
-        let v = verdict_of(&mut palette, [pixel[0], pixel[1], pixel[2]], page);
-        pixel[..3].copy_from_slice(&v.inverted);
+        if let Some(v) = palette.get(&[pixel[0], pixel[1], pixel[2]]) {
+            pixel[..3].copy_from_slice(&v.inverted);
+        }
     }
     true
 }

@@ -166,3 +166,32 @@ fn an_interior_colour_is_judged_against_the_logo_not_the_page() {
     assert!(inverted);
     assert_eq!((rgb(&out, 10, 24), rgb(&out, 48, 24)), (WHITE, BLACK));
 }
+
+/// A translucent dark speckle of `side`² pixels, each a different near-black colour (channels
+/// 0..=`range`-1, so `range`³ colours at most), every pixel on the outline.
+fn dark_speckle(side: u32, range: u32) -> RgbaImage {
+    RgbaImage::from_fn(side, side, |x, y| {
+        let i = y * side + x;
+        let channel = |n: u32| (n % range) as u8;
+        image::Rgba([
+            channel(i),
+            channel(i / range),
+            channel(i / range / range),
+            200,
+        ])
+    })
+}
+
+#[test]
+fn a_logo_with_more_colours_than_the_palette_holds_is_left_alone() {
+    use imagecore::theme::PALETTE_CAP;
+    // 200² pixels over 35³ = 42,875 colours: under the cap, a dark logo on a dark page inverts.
+    let (_, inverted) = themed(&dark_speckle(200, 35), Some(Theme::Dark));
+    assert!(inverted, "under the cap");
+    // 300² = 90,000 pixels over 48³ colours: more than the cap, left alone (rule 5).
+    let speckle = dark_speckle(300, 48);
+    let distinct: std::collections::HashSet<[u8; 3]> =
+        speckle.pixels().map(|p| [p.0[0], p.0[1], p.0[2]]).collect();
+    assert!(distinct.len() > PALETTE_CAP, "{} colours", distinct.len());
+    assert_untouched(&speckle, Theme::Dark);
+}
