@@ -254,7 +254,9 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       const timer = setTimeout(() => {
         fail(slot, "timeout", `Cannot process image: it took longer than ${pending.deadlineMs} ms`);
       }, pending.deadlineMs);
-      slot.running = { ...pending, id, timer, rssAtStart: rss() };
+      // Without a memory cap there is nothing to compare against: no RSS read (about 15 µs).
+      const rssAtStart = Number.isFinite(maxJobMemory) ? rss() : 0;
+      slot.running = { ...pending, id, timer, rssAtStart };
       // The input's own copy, as a transferred buffer (`ImageJob.input` says why not a view).
       const input = pending.job.input?.slice().buffer;
       slot.worker.postMessage({ ...pending.job, input, id }, input ? [input] : []);

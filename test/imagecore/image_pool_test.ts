@@ -59,6 +59,19 @@ Deno.test("image pool: bytes cross as whole buffers; the caller's input stays us
   assert.deepEqual(out.bytes, transform(png, { width: 16 }).bytes);
 });
 
+Deno.test("image pool: without a memory cap, jobs never read the process RSS", async () => {
+  let reads = 0;
+  const rss = () => (reads++, Deno.memoryUsage().rss);
+  await using uncapped = startImagePool({ maxJobMemoryBytes: Infinity, rss });
+  await uncapped.ready();
+  await uncapped.transform(flatImage(64, 32, [0, 90, 200, 255]), { width: 16 });
+  assert.equal(reads, 0, "the render pool's trusted jobs skip the watchdog's reads");
+  await using capped = startImagePool({ rss });
+  await capped.ready();
+  await capped.transform(flatImage(64, 32, [0, 90, 200, 255]), { width: 16 });
+  assert.ok(reads > 0, "a capped pool reads it at the start of each job");
+});
+
 Deno.test("image pool: a job past its deadline is stopped, its worker replaced, the next job runs", async () => {
   await using pool = startImagePool({ deadlineMs: 100 });
   await pool.ready();
