@@ -17,16 +17,8 @@
  */
 import { KeyStore } from "../src/store/key_store.ts";
 import { lines } from "../test/support/lines.ts";
-import {
-  Child,
-  combine,
-  cpuMs,
-  measure,
-  type Measured,
-  row,
-  type ServerInfo,
-  startTaskV8Flags,
-} from "./load_bench.ts";
+import { Child, combine, measure, type Measured, row, type ServerInfo } from "./load_bench.ts";
+import { cpuMs, startTaskV8Flags } from "./support/start_task.ts";
 import { hasWrk, runWrk, type WrkOptions } from "./support/wrk.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "10");

@@ -16,32 +16,14 @@
 import { lines } from "../../test/support/lines.ts";
 import type { GrowthServerStats } from "./growth_server.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
+import { cpuMs, startTaskV8Flags } from "./start_task.ts";
 
 const SERVER = new URL("./growth_server.ts", import.meta.url).pathname;
 const SCRIPT = new URL("./random_domains.lua", import.meta.url).pathname;
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 
-/**
- * The V8 flags `deno task start` passes (`--v8-flags=…` in deno.json's `start` task), so the
- * benchmark's server runs with the heap settings of the real one.
- */
-export async function startTaskV8Flags(): Promise<string[]> {
-  const config = JSON.parse(await Deno.readTextFile(CONFIG));
-  const start: string = config.tasks?.start ?? "";
-  return start.split(/\s+/).filter((word) => word.startsWith("--v8-flags="))
-    .flatMap((word) => word.slice("--v8-flags=".length).split(","))
-    .filter((flag) => flag !== "");
-}
-
-/** CPU time (user + system) a process has used so far, in ms; NaN where /proc is missing. */
-export function processCpuMs(pid: number): number {
-  try {
-    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime: ticks of 10 ms
-  } catch {
-    return NaN;
-  }
-}
+/** CPU time (user + system) a process has used so far, in ms (`start_task.ts`). */
+export const processCpuMs = cpuMs;
 
 /** One wrk run of random-domain lookups and what the server counted meanwhile. */
 export interface LookupRun extends WrkResult {

@@ -1,0 +1,29 @@
+/**
+ * What the benchmarks need to know of the real server's processes: the V8 flags of
+ * `deno task start`, and the CPU time a process has used. One copy for every benchmark.
+ *
+ * @module
+ */
+
+/**
+ * The V8 flags `deno task start` passes (`DENO_V8_FLAGS=…` or `--v8-flags=…` in deno.json's
+ * `start` task), so the benchmark's server runs with the same heap settings as the real one.
+ */
+export async function startTaskV8Flags(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  const start: string = config.tasks?.start ?? "";
+  const prefix = /^(DENO_V8_FLAGS=|--v8-flags=)/;
+  return start.split(/\s+/).filter((word) => prefix.test(word))
+    .flatMap((word) => word.replace(prefix, "").split(","))
+    .filter((flag) => flag !== "");
+}
+
+/** CPU time (user + system) a process has used so far, in ms; NaN where /proc is missing. */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
