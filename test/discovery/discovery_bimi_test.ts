@@ -12,10 +12,8 @@ import { IN_PROCESS } from "../../src/store/logo_ingest.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
 import { startDnsServer } from "../support/dns_server.ts";
 import { iconPng } from "../support/images.ts";
-import { page } from "../support/discovery_sites.ts";
+import { FIXTURE_CERT as CERT, httpsSite, page } from "../support/discovery_sites.ts";
 
-const TLS = new URL("../fixtures/discovery_tls/", import.meta.url);
-const CERT = Deno.readTextFileSync(new URL("cert.pem", TLS));
 const noDns = (name: string): Promise<string[]> => Promise.reject(new Error(`no DNS for ${name}`));
 const SQUARE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" ` +
   `viewBox="0 0 100 100"><title>Acme</title><rect width="100" height="100" fill="#e30"/></svg>`;
@@ -23,8 +21,7 @@ const WIDE_SVG = SQUARE_SVG.replace('viewBox="0 0 100 100"', 'viewBox="0 0 400 1
 
 /** acme.test over https: a 512-px icon declared by the page, and the BIMI SVGs. */
 function acmeSite() {
-  const requests: string[] = [];
-  const routes: Record<string, () => Response> = {
+  return httpsSite({
     "/": () =>
       new Response(page(`<link rel="icon" sizes="512x512" href="/icon-512.png">`), {
         headers: { "content-type": "text/html" },
@@ -35,19 +32,7 @@ function acmeSite() {
     "/wide.svg": () => new Response(WIDE_SVG, { headers: { "content-type": "image/svg+xml" } }),
     "/logo.png": () =>
       new Response(iconPng(600, 600), { headers: { "content-type": "image/png" } }),
-  };
-  const server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: CERT,
-    key: Deno.readTextFileSync(new URL("key.pem", TLS)),
-    onListen() {},
-  }, (request) => {
-    const path = new URL(request.url).pathname;
-    requests.push(path);
-    return routes[path]?.() ?? new Response("no", { status: 404 });
   });
-  return { port: server.addr.port, requests, close: () => server.shutdown() };
 }
 
 async function discoverWith(record: string[][] | undefined) {

@@ -11,28 +11,15 @@ import { safeFetch, SafeFetchError } from "../../src/discovery/safe_fetch.ts";
 import { IN_PROCESS } from "../../src/store/logo_ingest.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
 import { iconPng } from "../support/images.ts";
-import { page, type Route, startSite } from "../support/discovery_sites.ts";
+import {
+  FIXTURE_CERT as CERT,
+  httpsSite,
+  page,
+  type Route,
+  startSite,
+} from "../support/discovery_sites.ts";
 
-const TLS = new URL("../fixtures/discovery_tls/", import.meta.url);
-const CERT = Deno.readTextFileSync(new URL("cert.pem", TLS));
 const noDns = (name: string): Promise<string[]> => Promise.reject(new Error(`no DNS for ${name}`));
-
-/** An https server for acme.test answering `routes` by path (404 otherwise); records paths. */
-function httpsSite(routes: Record<string, (request: Request) => Response>) {
-  const requests: string[] = [];
-  const server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: CERT,
-    key: Deno.readTextFileSync(new URL("key.pem", TLS)),
-    onListen() {},
-  }, (request) => {
-    const path = new URL(request.url).pathname;
-    requests.push(path);
-    return routes[path]?.(request) ?? new Response("no", { status: 404 });
-  });
-  return { port: server.addr.port, requests, close: () => server.shutdown() };
-}
 
 const html = (body: string) => () =>
   new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });

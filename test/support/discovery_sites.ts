@@ -86,3 +86,28 @@ export function connectToValue(hosts: Record<string, FixtureSite>): string {
 export function page(head: string, body = "<h1>Acme</h1>"): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Acme</title>${head}</head><body>${body}</body></html>`;
 }
+
+const FIXTURE_TLS = new URL("../fixtures/discovery_tls/", import.meta.url);
+/** The certificate (its own CA) of the https fixture sites, for acme.test. */
+export const FIXTURE_CERT: string = Deno.readTextFileSync(new URL("cert.pem", FIXTURE_TLS));
+
+/**
+ * An https server for acme.test (the fixture certificate of `test/fixtures/discovery_tls/`,
+ * trusted through `caCerts: [FIXTURE_CERT]`) answering `routes` by path (404 otherwise); records
+ * the paths requested.
+ */
+export function httpsSite(routes: Record<string, (request: Request) => Response>) {
+  const requests: string[] = [];
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: FIXTURE_CERT,
+    key: Deno.readTextFileSync(new URL("key.pem", FIXTURE_TLS)),
+    onListen() {},
+  }, (request) => {
+    const path = new URL(request.url).pathname;
+    requests.push(path);
+    return routes[path]?.(request) ?? new Response("no", { status: 404 });
+  });
+  return { port: server.addr.port, requests, close: () => server.shutdown() };
+}
