@@ -25,6 +25,14 @@ import {
   type LogoTheme,
 } from "../src/sdk/logo_options.ts";
 import { markupStart } from "./markup_start.ts";
+import {
+  checkInput,
+  type EncodeEffort,
+  FORMAT_CODES,
+  formatCode,
+  type TransformOptions,
+  wireOptions,
+} from "./transform_options.ts";
 import { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS } from "./refusals.ts";
 import { setMemoryHighWater, WasmModule } from "./wasm_module.ts";
 import * as glue from "./pkg/imagecore.js";
@@ -37,17 +45,20 @@ export type OutputFormat = LogoFormat;
 /** Background a themed logo will be shown on: the logo themes of `src/sdk/logo_options.ts`. */
 export type Theme = LogoTheme;
 export { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS, setMemoryHighWater };
+export type { EncodeEffort, TransformOptions };
 
-/** Options of {@link transform}. */
-export interface TransformOptions {
-  /** Output width in px (1..4096); height keeps the aspect ratio. Default: the source width. */
-  width?: number;
-  /** Render in greyscale (Rec. 709 luminance), alpha kept. */
-  greyscale?: boolean;
-  /** Page background: a logo lacking contrast on it has its lightness inverted, hue kept. */
-  theme?: Theme;
-  /** Output encoding; default "png". JPEG is flattened onto white. */
-  format?: OutputFormat;
+/** What {@link transformStages} measured: ms of each stage inside one WASM call. */
+export interface StageTimes {
+  /** Decoding the source to pixels. */
+  decodeMs: number;
+  /** Resizing. */
+  resizeMs: number;
+  /** Greyscale and theme. */
+  colourMs: number;
+  /** Encoding. */
+  encodeMs: number;
+  /** Length of the encoded image. */
+  bytes: number;
 }
 
 /** What {@link transform} returns. */
@@ -75,10 +86,6 @@ export interface ProbeResult {
 }
 
 const SOURCE_FORMATS: readonly SourceFormat[] = ["png", "jpeg", "gif", "webp", "ico", "bmp", "svg"];
-/** Code of each output format across the WASM boundary (Rust `OutputFormat::from_code`). */
-const FORMAT_CODES: Readonly<Record<OutputFormat, number>> = { png: 0, webp: 1, jpeg: 2 };
-/** Code of each theme across the WASM boundary; 0 is no theme. */
-const THEME_CODES: Readonly<Record<Theme, number>> = { light: 1, dark: 2 };
 /** The request path: decode, resize, greyscale, theme, encode. */
 const core = new WasmModule(glue, "./pkg/imagecore_bg.wasm");
 /** SVG rasterisation (resvg), loaded the first time an SVG arrives. */
@@ -91,21 +98,6 @@ const svg = new WasmModule(svgGlue, "./pkg/imagecore_svg_bg.wasm");
  */
 function isSvg(input: Uint8Array): boolean {
   return markupStart(input) >= 0 && core.call(() => glue.is_svg(input));
-}
-
-function checkInput(input: Uint8Array): void {
-  if (!(input instanceof Uint8Array)) {
-    throw new ImageCoreError("invalid_argument", "Cannot decode image: input must be a Uint8Array");
-  }
-  checkInputSize(input.length);
-}
-
-/** The wire code of `format`, or the `invalid_argument` refusal of an unknown one. */
-function formatCode(format: unknown): number {
-  if (!isLogoFormat(format)) {
-    throw new ImageCoreError("invalid_argument", `Cannot encode image: unknown format "${format}"`);
-  }
-  return FORMAT_CODES[format];
 }
 
 function readU32(view: DataView, offset: number): number {
@@ -124,21 +116,7 @@ function readU32(view: DataView, offset: number): number {
  * ```
  */
 export function transform(input: Uint8Array, options: TransformOptions = {}): TransformResult {
-  checkInput(input);
-  const width = options.width ?? 0;
-  if (options.width !== undefined) {
-    if (!Number.isInteger(width) || width < 1 || width > LIMITS.outputSide) {
-      throw new ImageCoreError(
-        "invalid_argument",
-        `Cannot resize image: width must be an integer from 1 to ${LIMITS.outputSide}`,
-      );
-    }
-  }
-  const format = formatCode(options.format ?? DEFAULT_FORMAT);
-  if (options.theme !== undefined && !isLogoTheme(options.theme)) {
-    throw new ImageCoreError("invalid_argument", `Cannot theme image: unknown theme`);
-  }
-  const themeCode = options.theme === undefined ? 0 : THEME_CODES[options.theme];
+  const [width, greyscale, themeCode, format, effort] = wireOptions(input, options);
   let source = input;
   let sourceWidth = width;
   if (isSvg(input)) {
@@ -150,7 +128,7 @@ export function transform(input: Uint8Array, options: TransformOptions = {}): Tr
     source = png.subarray(12);
   }
   const out = core.call(() =>
-    glue.transform(source, sourceWidth, options.greyscale === true, themeCode, format)
+    glue.transform(source, sourceWidth, greyscale, themeCode, format, effort)
   );
   // Layout: u32 width, u32 height, u8 format, u8 inverted, 2 bytes padding, then the image.
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
@@ -161,6 +139,28 @@ export function transform(input: Uint8Array, options: TransformOptions = {}): Tr
     inverted: out[9] === 1,
     bytes: out.subarray(12),
   };
+}
+
+/**
+ * Benchmark hook: {@link transform}'s work on a raster (not SVG) `input`, timed by stage with
+ * `performance.now` inside one WASM call; the image is dropped. `level` (1–9) replaces the
+ * effort's zlib level, to compare levels.
+ *
+ * @example
+ * ```ts
+ * const png = encodeRgba(new Uint8Array(4 * 256 * 256), 256, 256);
+ * const { decodeMs, resizeMs, colourMs, encodeMs } = transformStages(png, { width: 128 });
+ * ```
+ */
+export function transformStages(
+  input: Uint8Array,
+  options: TransformOptions = {},
+  level?: number,
+): StageTimes {
+  const [width, greyscale, theme, format, effort] = wireOptions(input, options);
+  const code = level === undefined ? effort : 10 + level;
+  const t = core.call(() => glue.transform_stages(input, width, greyscale, theme, format, code));
+  return { decodeMs: t[0], resizeMs: t[1], colourMs: t[2], encodeMs: t[3], bytes: t[4] };
 }
 
 /**

@@ -1,6 +1,7 @@
 //! Encoding RGBA8 as PNG, lossless WebP or JPEG.
 
-use crate::encode_png::encode_png;
+use crate::effort::Effort;
+use crate::encode_png::encode_png_into;
 use crate::error::{Error, ErrorCode, Result};
 use crate::format::OutputFormat;
 use image::codecs::jpeg::JpegEncoder;
@@ -29,8 +30,17 @@ fn flatten_onto_white(pixels: &[u8]) -> (Vec<u8>, ExtendedColorType) {
     (out, colour)
 }
 
-/// Encodes straight-alpha RGBA8 `pixels` (which PNG encoding may normalise in place).
-pub fn encode(pixels: &mut [u8], width: u32, height: u32, format: OutputFormat) -> Result<Vec<u8>> {
+/// Encodes straight-alpha RGBA8 `pixels` (which PNG encoding may normalise in place), appended to
+/// `out`: what `out` holds already is kept, so a caller can reserve a header there. `effort` is
+/// the PNG encoder's; WebP and JPEG have one setting each.
+pub fn encode_into(
+    out: &mut Vec<u8>,
+    pixels: &mut [u8],
+    width: u32,
+    height: u32,
+    format: OutputFormat,
+    effort: Effort,
+) -> Result<()> {
     let expected = width as usize * height as usize * 4;
     if pixels.len() != expected || width == 0 || height == 0 {
         return Err(Error::new(
@@ -42,23 +52,25 @@ pub fn encode(pixels: &mut [u8], width: u32, height: u32, format: OutputFormat) 
         ));
     }
     match format {
-        OutputFormat::Png => encode_png(pixels, width, height),
-        OutputFormat::WebP => {
-            let mut out = Vec::new();
-            WebPEncoder::new_lossless(&mut out).encode(
-                pixels,
-                width,
-                height,
-                ExtendedColorType::Rgba8,
-            )?;
-            Ok(out)
-        }
+        OutputFormat::Png => encode_png_into(out, pixels, width, height, effort),
+        OutputFormat::WebP => Ok(WebPEncoder::new_lossless(out).encode(
+            pixels,
+            width,
+            height,
+            ExtendedColorType::Rgba8,
+        )?),
         OutputFormat::Jpeg => {
             let (flat, colour) = flatten_onto_white(pixels);
-            let mut out = Vec::new();
-            JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY)
-                .encode(&flat, width, height, colour)?;
-            Ok(out)
+            Ok(JpegEncoder::new_with_quality(out, JPEG_QUALITY)
+                .encode(&flat, width, height, colour)?)
         }
     }
+}
+
+/// Encodes straight-alpha RGBA8 `pixels` (which PNG encoding may normalise in place) with the
+/// smallest PNG effort ([`Effort::Small`]), as an image of its own.
+pub fn encode(pixels: &mut [u8], width: u32, height: u32, format: OutputFormat) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    encode_into(&mut out, pixels, width, height, format, Effort::Small)?;
+    Ok(out)
 }

@@ -3,18 +3,22 @@
 //! Fully transparent pixels are normalised to transparent black (invisible, and it compresses
 //! better), then the image is written as a palette (1, 2, 4 or 8 bits, with tRNS) when it has at
 //! most 256 distinct colours, else as grey, grey+alpha, RGB or RGBA — whichever holds it exactly.
-//! Deflate is zlib-rs at level 9 for outputs up to 512² pixels, level 6 above.
+//! One pass over the pixels finds the colour type and the palette indices; the scanlines are then
+//! made a batch of rows at a time straight into zlib-rs's deflate stream (level and strategy from
+//! [`Effort`]), so no full copy of the image is made. `png` writes the chunks around the stream.
 
+use crate::effort::{DeflateSettings, Effort};
 use crate::error::{Error, ErrorCode, Result};
-use png::{BitDepth, ColorType, DeflateCompression, Filter};
+use png::{BitDepth, ColorType};
+use zlib_rs::{Deflate, DeflateConfig, DeflateFlush, Status};
 
-/// Outputs up to this many pixels get the strongest deflate level; larger ones a faster level.
-const SMALL_OUTPUT_PIXELS: usize = 512 * 512;
+/// Bytes of scanlines handed to deflate per call (whole rows, at least one).
+const BATCH_BYTES: usize = 16 * 1024;
 
 /// Distinct colours of an image with at most 256 of them, in first-seen order.
 struct Palette {
     colours: Vec<u32>,
-    slots: Vec<(u32, u8)>,
+    slots: [(u32, u8); Palette::SLOTS],
 }
 
 impl Palette {
@@ -23,7 +27,7 @@ impl Palette {
     fn new() -> Self {
         Palette {
             colours: Vec::with_capacity(256),
-            slots: vec![(0, 0); Self::SLOTS],
+            slots: [(0, 0); Self::SLOTS],
         }
     }
 
@@ -61,12 +65,16 @@ struct Analysis {
     indexed: Option<(Vec<u8>, Vec<u32>)>,
 }
 
-fn analyse(pixels: &[u8]) -> Analysis {
+/// One pass: makes fully transparent pixels transparent black, and finds what the pixels allow.
+fn analyse(pixels: &mut [u8]) -> Analysis {
     let (mut opaque, mut grey) = (true, true);
     let mut palette = Some(Palette::new());
     let mut indices = Vec::with_capacity(pixels.len() / 4);
     let (mut last, mut last_index) = (None, 0u8);
-    for pixel in pixels.chunks_exact(4) {
+    for pixel in pixels.chunks_exact_mut(4) {
+        if pixel[3] == 0 {
+            pixel[..3].fill(0);
+        }
         opaque &= pixel[3] == 255;
         grey &= pixel[0] == pixel[1] && pixel[1] == pixel[2];
         if let Some(table) = palette.as_mut() {
@@ -76,6 +84,7 @@ fn analyse(pixels: &[u8]) -> Analysis {
                     Some(index) => last_index = index,
                     None => {
                         palette = None;
+                        indices = Vec::new();
                         continue;
                     }
                 }
@@ -98,26 +107,6 @@ fn bit_depth_for(colours: usize) -> u8 {
         5..=16 => 4,
         _ => 8,
     }
-}
-
-/// Packs 8-bit samples into rows of `depth`-bit samples, most significant bits first.
-fn pack(samples: &[u8], width: usize, depth: u8) -> Vec<u8> {
-    if depth == 8 {
-        return samples.to_vec();
-    }
-    let per_byte = usize::from(8 / depth);
-    let row_bytes = width.div_ceil(per_byte);
-    let mut out = Vec::with_capacity(row_bytes * samples.len() / width.max(1));
-    for row in samples.chunks_exact(width) {
-        for group in row.chunks(per_byte) {
-            let mut byte = 0u8;
-            for (i, &sample) in group.iter().enumerate() {
-                byte |= sample << (8 - depth as usize * (i + 1));
-            }
-            out.push(byte);
-        }
-    }
-    out
 }
 
 /// Orders the palette with translucent entries first (so tRNS stays short) and remaps indices.
@@ -143,25 +132,102 @@ fn palette_chunks(indices: &mut [u8], colours: &[u32]) -> (Vec<u8>, Vec<u8>) {
     (plte, trns)
 }
 
-/// Encodes straight-alpha RGBA8 `pixels` (modified: transparent pixels become transparent black).
-pub fn encode_png(pixels: &mut [u8], width: u32, height: u32) -> Result<Vec<u8>> {
-    for pixel in pixels.chunks_exact_mut(4) {
-        if pixel[3] == 0 {
-            pixel[..3].fill(0);
+/// Writes `depth`-bit samples of one row of 8-bit `samples` into `out`, most significant first.
+fn pack_row(samples: &[u8], depth: u8, out: &mut [u8]) {
+    if depth == 8 {
+        out.copy_from_slice(samples);
+        return;
+    }
+    let per_byte = usize::from(8 / depth);
+    for (byte, group) in out.iter_mut().zip(samples.chunks(per_byte)) {
+        let mut packed = 0u8;
+        for (i, &sample) in group.iter().enumerate() {
+            packed |= sample << (8 - depth as usize * (i + 1));
+        }
+        *byte = packed;
+    }
+}
+
+fn deflate_failed(what: impl std::fmt::Debug) -> Error {
+    Error::new(
+        ErrorCode::Internal,
+        format!("Cannot encode image: deflate failed ({what:?})"),
+    )
+}
+
+/// Deflates (zlib format) the scanlines of `height` rows of `row_bytes` bytes each, each row
+/// preceded by filter type 0 (none); `fill(y, row)` writes row `y`'s bytes.
+fn deflate_rows(
+    settings: DeflateSettings,
+    row_bytes: usize,
+    height: usize,
+    mut fill: impl FnMut(usize, &mut [u8]),
+) -> Result<Vec<u8>> {
+    let line = row_bytes + 1;
+    let rows_per_batch = (BATCH_BYTES / line).clamp(1, height.max(1));
+    let mut batch = vec![0u8; rows_per_batch * line];
+    let mut stream = Deflate::new_with_config(DeflateConfig {
+        level: settings.level,
+        strategy: settings.strategy,
+        ..DeflateConfig::default()
+    });
+    let mut out = vec![0u8; (height * line / 8).max(256)];
+    let mut written = 0usize;
+    let mut y = 0;
+    loop {
+        let rows = rows_per_batch.min(height - y);
+        for (i, scanline) in batch.chunks_exact_mut(line).take(rows).enumerate() {
+            fill(y + i, &mut scanline[1..]);
+        }
+        y += rows;
+        let flush = if y == height {
+            DeflateFlush::Finish
+        } else {
+            DeflateFlush::NoFlush
+        };
+        let input = &batch[..rows * line];
+        let mut consumed = 0usize;
+        loop {
+            if written == out.len() {
+                out.resize(out.len() * 2, 0);
+            }
+            let (before_in, before_out) = (stream.total_in(), stream.total_out());
+            let status = stream
+                .compress(&input[consumed..], &mut out[written..], flush)
+                .map_err(deflate_failed)?;
+            consumed += (stream.total_in() - before_in) as usize;
+            written += (stream.total_out() - before_out) as usize;
+            let done = match flush {
+                DeflateFlush::Finish => status == Status::StreamEnd,
+                _ => consumed == input.len() && written < out.len(),
+            };
+            if done {
+                break;
+            }
+        }
+        if y == height {
+            out.truncate(written);
+            return Ok(out);
         }
     }
+}
+
+/// Encodes straight-alpha RGBA8 `pixels` as a PNG appended to `out` (what `out` holds already is
+/// kept: the caller's header goes there). `pixels` is modified: transparent pixels become
+/// transparent black.
+pub fn encode_png_into(
+    out: &mut Vec<u8>,
+    pixels: &mut [u8],
+    width: u32,
+    height: u32,
+    effort: Effort,
+) -> Result<()> {
     let analysis = analyse(pixels);
-    let pixel_count = pixels.len() / 4;
-    let mut out = Vec::with_capacity(pixel_count / 2 + 128);
-    let mut encoder = png::Encoder::new(&mut out, width, height);
-    let level = if pixel_count <= SMALL_OUTPUT_PIXELS {
-        9
-    } else {
-        6
-    };
-    encoder.set_deflate_compression(DeflateCompression::Level(level));
-    let data = match analysis.indexed {
-        // Grey opaque images with many shades filter better as grey than as a palette.
+    let (w, h) = (width as usize, height as usize);
+    let settings = effort.deflate(w * h);
+    let mut encoder = png::Encoder::new(&mut *out, width, height);
+    let idat = match analysis.indexed {
+        // Grey opaque images with many shades deflate better as grey than as a palette.
         Some((mut indices, colours))
             if !(analysis.grey && analysis.opaque && colours.len() > 16) =>
         {
@@ -178,48 +244,52 @@ pub fn encode_png(pixels: &mut [u8], width: u32, height: u32) -> Result<Vec<u8>>
             if !trns.is_empty() {
                 encoder.set_trns(trns);
             }
-            encoder.set_filter(Filter::NoFilter);
-            pack(&indices, width as usize, depth)
+            let row_bytes = w.div_ceil(usize::from(8 / depth));
+            deflate_rows(settings, row_bytes, h, |y, row| {
+                pack_row(&indices[y * w..(y + 1) * w], depth, row)
+            })?
         }
+        // Rows are unfiltered: measured on logo-like images (bench/), no filter is 15–25 %
+        // smaller than adaptive filtering; logos are flat colour and sharp edges, where row
+        // filters add entropy.
         _ => {
-            encoder.set_depth(BitDepth::Eight);
-            // Measured on logo-like images (bench/): no filter is 15–25 % smaller than adaptive
-            // filtering; logos are flat colour and sharp edges, where row filters add entropy.
-            encoder.set_filter(Filter::NoFilter);
-            let channels: &[usize] = match (analysis.grey, analysis.opaque) {
-                (true, true) => {
-                    encoder.set_color(ColorType::Grayscale);
-                    &[0]
-                }
-                (true, false) => {
-                    encoder.set_color(ColorType::GrayscaleAlpha);
-                    &[0, 3]
-                }
-                (false, true) => {
-                    encoder.set_color(ColorType::Rgb);
-                    &[0, 1, 2]
-                }
-                (false, false) => {
-                    encoder.set_color(ColorType::Rgba);
-                    &[0, 1, 2, 3]
-                }
+            let (colour, channels): (ColorType, &[usize]) = match (analysis.grey, analysis.opaque) {
+                (true, true) => (ColorType::Grayscale, &[0]),
+                (true, false) => (ColorType::GrayscaleAlpha, &[0, 3]),
+                (false, true) => (ColorType::Rgb, &[0, 1, 2]),
+                (false, false) => (ColorType::Rgba, &[0, 1, 2, 3]),
             };
-            if channels.len() == 4 {
-                pixels.to_vec()
-            } else {
-                let mut data = Vec::with_capacity(pixel_count * channels.len());
-                for pixel in pixels.chunks_exact(4) {
-                    data.extend(channels.iter().map(|&c| pixel[c]));
+            encoder.set_color(colour);
+            encoder.set_depth(BitDepth::Eight);
+            let n = channels.len();
+            deflate_rows(settings, w * n, h, |y, row| {
+                let source = &pixels[y * w * 4..(y + 1) * w * 4];
+                if n == 4 {
+                    row.copy_from_slice(source);
+                    return;
                 }
-                data
-            }
+                for (to, pixel) in row.chunks_exact_mut(n).zip(source.chunks_exact(4)) {
+                    for (sample, &c) in to.iter_mut().zip(channels) {
+                        *sample = pixel[c];
+                    }
+                }
+            })?
         }
     };
     let failed = |e: png::EncodingError| {
         Error::new(ErrorCode::Internal, format!("Cannot encode image: {e}"))
     };
     let mut writer = encoder.write_header().map_err(failed)?;
-    writer.write_image_data(&data).map_err(failed)?;
-    writer.finish().map_err(failed)?;
+    writer
+        .write_chunk(png::chunk::IDAT, &idat)
+        .map_err(failed)?;
+    writer.finish().map_err(failed)
+}
+
+/// Encodes straight-alpha RGBA8 `pixels` (modified: transparent pixels become transparent black)
+/// as a PNG of its own.
+pub fn encode_png(pixels: &mut [u8], width: u32, height: u32, effort: Effort) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    encode_png_into(&mut out, pixels, width, height, effort)?;
     Ok(out)
 }

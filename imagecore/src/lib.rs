@@ -11,6 +11,7 @@ pub mod decode;
 pub mod decode_jpeg;
 #[cfg(feature = "raster")]
 pub mod decode_png;
+pub mod effort;
 #[cfg(feature = "raster")]
 pub mod encode;
 pub mod encode_png;
@@ -32,6 +33,8 @@ pub mod pipeline;
 pub mod resize;
 #[cfg(feature = "raster")]
 pub mod rgba;
+#[cfg(feature = "raster")]
+pub mod stage_times;
 #[cfg(feature = "svg")]
 pub mod svg;
 #[cfg(feature = "svg")]
@@ -54,6 +57,8 @@ pub mod svg_work_weights;
 #[cfg(feature = "raster")]
 pub mod theme;
 
+#[cfg(feature = "raster")]
+use effort::Effort;
 use error::Error;
 #[cfg(feature = "raster")]
 use error::ErrorCode;
@@ -69,22 +74,52 @@ use wasm_bindgen::prelude::*;
 /// format u8, inverted u8, two bytes of padding.
 pub const RESULT_HEADER_LEN: usize = 12;
 
-fn to_js(error: Error) -> JsValue {
+pub(crate) fn to_js(error: Error) -> JsValue {
     JsValue::from_str(&format!("{}\t{}", error.code.as_str(), error.message))
 }
 
 fn with_header(width: u32, height: u32, format: u8, inverted: bool, body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(RESULT_HEADER_LEN + body.len());
-    out.extend_from_slice(&width.to_le_bytes());
-    out.extend_from_slice(&height.to_le_bytes());
-    out.extend_from_slice(&[format, u8::from(inverted), 0, 0]);
+    let mut out = vec![0; RESULT_HEADER_LEN];
+    write_header(&mut out, width, height, format, inverted);
     out.extend_from_slice(body);
     out
 }
 
+/// The result header, written over the first [`RESULT_HEADER_LEN`] bytes of `out`.
+fn write_header(out: &mut [u8], width: u32, height: u32, format: u8, inverted: bool) {
+    out[..4].copy_from_slice(&width.to_le_bytes());
+    out[4..8].copy_from_slice(&height.to_le_bytes());
+    out[8..RESULT_HEADER_LEN].copy_from_slice(&[format, u8::from(inverted), 0, 0]);
+}
+
+#[cfg(feature = "raster")]
+/// The pipeline options of `transform`'s arguments.
+pub(crate) fn transform_options(
+    width: u32,
+    greyscale: bool,
+    theme: u8,
+    format: u8,
+    effort: u8,
+) -> Result<Options, JsValue> {
+    let theme = Theme::from_code(theme).ok_or_else(|| {
+        to_js(Error::new(
+            ErrorCode::InvalidArgument,
+            "Cannot theme image: unknown theme",
+        ))
+    })?;
+    Ok(Options {
+        width: (width != 0).then_some(width),
+        greyscale,
+        theme,
+        format: OutputFormat::from_code(format).map_err(to_js)?,
+        effort: Effort::from_code(effort).map_err(to_js)?,
+    })
+}
+
 #[cfg(feature = "raster")]
 /// Transforms an encoded image. `width` 0 keeps the source width; `theme` 0 none, 1 light,
-/// 2 dark; `format` 0 PNG, 1 WebP, 2 JPEG. Returns the result header then the encoded image.
+/// 2 dark; `format` 0 PNG, 1 WebP, 2 JPEG; `effort` (PNG) 0 fast, 1 small. Returns the result
+/// header then the encoded image, written behind the header in one buffer.
 #[wasm_bindgen]
 pub fn transform(
     input: &[u8],
@@ -92,27 +127,14 @@ pub fn transform(
     greyscale: bool,
     theme: u8,
     format: u8,
+    effort: u8,
 ) -> Result<Vec<u8>, JsValue> {
-    let theme = Theme::from_code(theme).ok_or_else(|| {
-        to_js(Error::new(
-            ErrorCode::InvalidArgument,
-            "Cannot theme image: unknown theme",
-        ))
-    })?;
-    let options = Options {
-        width: (width != 0).then_some(width),
-        greyscale,
-        theme,
-        format: OutputFormat::from_code(format).map_err(to_js)?,
-    };
-    let out = pipeline::transform(input, &options).map_err(to_js)?;
-    Ok(with_header(
-        out.width,
-        out.height,
-        out.format as u8,
-        out.inverted,
-        &out.bytes,
-    ))
+    let options = transform_options(width, greyscale, theme, format, effort)?;
+    let mut out = vec![0; RESULT_HEADER_LEN];
+    let done = pipeline::transform_into(input, &options, &mut out, || 0.0).map_err(to_js)?;
+    let format = options.format as u8;
+    write_header(&mut out, done.width, done.height, format, done.inverted);
+    Ok(out)
 }
 
 #[cfg(feature = "raster")]
@@ -130,11 +152,16 @@ pub fn probe(input: &[u8]) -> Result<Vec<u8>, JsValue> {
 }
 
 #[cfg(feature = "raster")]
-/// Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG.
+/// Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG. The pixels arrive as
+/// a buffer of their own (wasm-bindgen copies them in once), which PNG encoding normalises in place.
 #[wasm_bindgen]
-pub fn encode_rgba(pixels: &[u8], width: u32, height: u32, format: u8) -> Result<Vec<u8>, JsValue> {
+pub fn encode_rgba(
+    mut pixels: Vec<u8>,
+    width: u32,
+    height: u32,
+    format: u8,
+) -> Result<Vec<u8>, JsValue> {
     let format = OutputFormat::from_code(format).map_err(to_js)?;
-    let mut pixels = pixels.to_vec();
     encode::encode(&mut pixels, width, height, format).map_err(to_js)
 }
 

@@ -1,11 +1,13 @@
 //! The whole transformation: decode → resize → greyscale → theme → encode.
 
 use crate::decode::decode;
-use crate::encode::encode;
+use crate::effort::Effort;
+use crate::encode::encode_into;
 use crate::error::Result;
 use crate::format::OutputFormat;
 use crate::greyscale::greyscale;
 use crate::resize::{output_size, resize};
+use crate::stage_times::StageTimes;
 use crate::theme::{apply_theme, Theme};
 
 /// What to do to a logo.
@@ -19,6 +21,9 @@ pub struct Options {
     pub theme: Option<Theme>,
     /// Output encoding.
     pub format: OutputFormat,
+    /// The PNG encoder's effort: `Fast` for renders made on request (the default), `Small` for
+    /// renditions stored once. Pixels are identical either way.
+    pub effort: Effort,
 }
 
 impl Default for Options {
@@ -28,6 +33,7 @@ impl Default for Options {
             greyscale: false,
             theme: None,
             format: OutputFormat::Png,
+            effort: Effort::Fast,
         }
     }
 }
@@ -47,14 +53,50 @@ pub struct Output {
     pub inverted: bool,
 }
 
+/// What [`transform_into`] made besides the bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rendered {
+    /// Width in px.
+    pub width: u32,
+    /// Height in px.
+    pub height: u32,
+    /// Whether the theme step inverted the logo.
+    pub inverted: bool,
+    /// Time of each stage by the clock passed in.
+    pub stages: StageTimes,
+}
+
 /// Transforms an encoded image. The output size is checked against the limits from the header,
 /// before any pixel is decoded. Greyscale and theme run after the resize, on fewer pixels (both
 /// are per-pixel, so the order does not change the result beyond rounding).
 pub fn transform(input: &[u8], options: &Options) -> Result<Output> {
+    let mut bytes = Vec::new();
+    let done = transform_into(input, options, &mut bytes, || 0.0)?;
+    Ok(Output {
+        bytes,
+        width: done.width,
+        height: done.height,
+        format: options.format,
+        inverted: done.inverted,
+    })
+}
+
+/// [`transform`], appending the encoded image to `out` (what `out` holds already is kept: the
+/// WASM export reserves its result header there, so the image is never copied behind it), and
+/// reading `now` (ms) between stages.
+pub fn transform_into(
+    input: &[u8],
+    options: &Options,
+    out: &mut Vec<u8>,
+    now: fn() -> f64,
+) -> Result<Rendered> {
+    let start = now();
     let (source, (width, height)) = decode(input, |src_width, src_height| {
         output_size(src_width, src_height, options.width.unwrap_or(src_width))
     })?;
+    let decoded = now();
     let mut pixels = resize(source.pixels, source.width, source.height, width, height)?;
+    let resized = now();
     if options.greyscale {
         greyscale(&mut pixels);
     }
@@ -62,12 +104,25 @@ pub fn transform(input: &[u8], options: &Options) -> Result<Output> {
         Some(theme) => apply_theme(&mut pixels, width, theme),
         None => false,
     };
-    let bytes = encode(&mut pixels, width, height, options.format)?;
-    Ok(Output {
-        bytes,
+    let coloured = now();
+    encode_into(
+        out,
+        &mut pixels,
         width,
         height,
-        format: options.format,
+        options.format,
+        options.effort,
+    )?;
+    let encoded = now();
+    Ok(Rendered {
+        width,
+        height,
         inverted,
+        stages: StageTimes {
+            decode: decoded - start,
+            resize: resized - decoded,
+            colour: coloured - resized,
+            encode: encoded - coloured,
+        },
     })
 }

@@ -24,7 +24,7 @@
  * @module
  */
 import type { ImageWork } from "../../imagecore/image_pool.ts";
-import { probe, type SourceFormat, transform } from "../../imagecore/mod.ts";
+import { probe, type SourceFormat, transform, type TransformOptions } from "../../imagecore/mod.ts";
 import { CONTENT_TYPES, DEFAULT_SIZE, MAX_SECRET_SIZE } from "../sdk/logo_options.ts";
 import { sha256Hex } from "./sha256.ts";
 
@@ -104,13 +104,16 @@ export async function prepareLogo(
   imaging: ImageWork = IN_PROCESS,
 ): Promise<PreparedLogo> {
   const info = await imaging.probe(bytes);
-  const source = await imaging.transform(bytes, { width: Math.min(info.width, SOURCE_MAX_WIDTH) });
+  // Stored renditions are written once and served many times: the encoder's smallest setting.
+  const stored = (input: Uint8Array, options: TransformOptions) =>
+    imaging.transform(input, { ...options, effort: "small" });
+  const source = await stored(bytes, { width: Math.min(info.width, SOURCE_MAX_WIDTH) });
   const outputs = {
     source,
-    default: await imaging.transform(source.bytes, { width: DEFAULT_WIDTH }),
+    default: await stored(source.bytes, { width: DEFAULT_WIDTH }),
   };
   if (source.width > MID_WIDTH) {
-    Object.assign(outputs, { mid: await imaging.transform(source.bytes, { width: MID_WIDTH }) });
+    Object.assign(outputs, { mid: await stored(source.bytes, { width: MID_WIDTH }) });
   }
   const renditions: Record<string, PreparedRendition> = {};
   for (const [name, out] of Object.entries(outputs)) {
