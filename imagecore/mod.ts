@@ -18,8 +18,6 @@
  */
 import {
   DEFAULT_FORMAT,
-  isLogoFormat,
-  isLogoTheme,
   LOGO_FORMATS,
   type LogoFormat,
   type LogoTheme,

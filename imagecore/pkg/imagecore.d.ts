@@ -10,7 +10,8 @@ export function __wbg_reset_state(): void;
 export function allocate_for_tests(bytes: number): number;
 
 /**
- * Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG.
+ * Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG. The pixels arrive as
+ * a buffer of their own (wasm-bindgen copies them in once), which PNG encoding normalises in place.
  */
 export function encode_rgba(pixels: Uint8Array | number[], width: number, height: number, format: number): Uint8Array;
 
@@ -37,9 +38,16 @@ export function take_out_of_memory(): boolean;
 
 /**
  * Transforms an encoded image. `width` 0 keeps the source width; `theme` 0 none, 1 light,
- * 2 dark; `format` 0 PNG, 1 WebP, 2 JPEG. Returns the result header then the encoded image.
+ * 2 dark; `format` 0 PNG, 1 WebP, 2 JPEG; `effort` (PNG) 0 fast, 1 small. Returns the result
+ * header then the encoded image, written behind the header in one buffer.
  */
-export function transform(input: Uint8Array | number[], width: number, greyscale: boolean, theme: number, format: number): Uint8Array;
+export function transform(input: Uint8Array | number[], width: number, greyscale: boolean, theme: number, format: number, effort: number): Uint8Array;
+
+/**
+ * `transform` with the same arguments, timed by stage: returns decode, resize, colour and
+ * encode ms, then the encoded image's byte length. For benchmarks; the image is dropped.
+ */
+export function transform_stages(input: Uint8Array | number[], width: number, greyscale: boolean, theme: number, format: number, effort: number): Float64Array;
 
 /**
  * Traps on purpose, so tests can show a trap leaves the next call working.
@@ -56,7 +64,8 @@ export interface InitOutput {
     readonly memory_bytes: () => number;
     readonly probe: (a: number, b: number) => [number, number, number, number];
     readonly take_out_of_memory: () => number;
-    readonly transform: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
+    readonly transform: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
+    readonly transform_stages: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
     readonly trap_for_tests: () => void;
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __wbindgen_malloc: (a: number, b: number) => number;

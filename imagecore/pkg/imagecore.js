@@ -1,8 +1,9 @@
-// imagecore-build: source-sha256=204969ed992c0d5177944dc4a3f2a4f8b32a07e110f643cf1ed69b7d52c49512 wasm-sha256=2a128584978081b382a1b718c9c66af38bf7478743897a48d15002431d181722 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=732e56cb67820c9cf31de20c1f0bcfde91a8a8aa8b3c776e0a2d81bd6c9c636a wasm-sha256=47f3cb89eb594c8a01b9245592aa166336d5fb9f4d72defef9c7f2824d870551 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
     __wbg_instance_id++;
+    cachedFloat64ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     if (typeof numBytesDecoded !== 'undefined') numBytesDecoded = 0;
     if (typeof WASM_VECTOR_LEN !== 'undefined') WASM_VECTOR_LEN = 0;
@@ -26,7 +27,8 @@ export function allocate_for_tests(bytes) {
 }
 
 /**
- * Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG.
+ * Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG. The pixels arrive as
+ * a buffer of their own (wasm-bindgen copies them in once), which PNG encoding normalises in place.
  * @param {Uint8Array | number[]} pixels
  * @param {number} width
  * @param {number} height
@@ -108,30 +110,63 @@ export function take_out_of_memory() {
 
 /**
  * Transforms an encoded image. `width` 0 keeps the source width; `theme` 0 none, 1 light,
- * 2 dark; `format` 0 PNG, 1 WebP, 2 JPEG. Returns the result header then the encoded image.
+ * 2 dark; `format` 0 PNG, 1 WebP, 2 JPEG; `effort` (PNG) 0 fast, 1 small. Returns the result
+ * header then the encoded image, written behind the header in one buffer.
  * @param {Uint8Array | number[]} input
  * @param {number} width
  * @param {boolean} greyscale
  * @param {number} theme
  * @param {number} format
+ * @param {number} effort
  * @returns {Uint8Array}
  */
-export function transform(input, width, greyscale, theme, format) {
+export function transform(input, width, greyscale, theme, format, effort) {
     const val2 = +width;
     const val3 = +greyscale;
     const val4 = +theme;
     const val5 = +format;
+    const val6 = +effort;
     const ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
     const len0 = WASM_VECTOR_LEN;
     let ret;
     __wbg_call_guard();
-    ret = wasm.transform(ptr0, len0, val2, val3, val4, val5);
+    ret = wasm.transform(ptr0, len0, val2, val3, val4, val5, val6);
     if (ret[3]) {
         throw takeFromExternrefTable0(ret[2]);
     }
-    var v6 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    var v7 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
-    return v6;
+    return v7;
+}
+
+/**
+ * `transform` with the same arguments, timed by stage: returns decode, resize, colour and
+ * encode ms, then the encoded image's byte length. For benchmarks; the image is dropped.
+ * @param {Uint8Array | number[]} input
+ * @param {number} width
+ * @param {boolean} greyscale
+ * @param {number} theme
+ * @param {number} format
+ * @param {number} effort
+ * @returns {Float64Array}
+ */
+export function transform_stages(input, width, greyscale, theme, format, effort) {
+    const val2 = +width;
+    const val3 = +greyscale;
+    const val4 = +theme;
+    const val5 = +format;
+    const val6 = +effort;
+    const ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.transform_stages(ptr0, len0, val2, val3, val4, val5, val6);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v7 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+    return v7;
 }
 
 /**
@@ -144,6 +179,10 @@ export function trap_for_tests() {
 function __wbg_get_imports() {
     const import0 = {
         __proto__: null,
+        __wbg_now_6a5382b6767b6ea2: function() {
+            const ret = performance.now();
+            return ret;
+        },
         __wbindgen_generic_0000000000000001: function(arg0, arg1) {
             // Cast intrinsic for `Ref(String) -> Externref`.
             const ret = getStringFromWasm0(arg0, arg1);
@@ -174,9 +213,22 @@ function __wbg_call_guard() {
 
 let __wbg_instance_id = 0;
 
+function getArrayF64FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getFloat64ArrayMemory0().subarray(ptr / 8, ptr / 8 + len);
+}
+
 function getArrayU8FromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
+}
+
+let cachedFloat64ArrayMemory0 = null;
+function getFloat64ArrayMemory0() {
+    if (cachedFloat64ArrayMemory0 === null || cachedFloat64ArrayMemory0.byteLength === 0) {
+        cachedFloat64ArrayMemory0 = new Float64Array(wasm.memory.buffer);
+    }
+    return cachedFloat64ArrayMemory0;
 }
 
 function getStringFromWasm0(ptr, len) {
@@ -228,6 +280,7 @@ function __wbg_finalize_init(instance, module) {
     wasmInstance = instance;
     wasm = instance.exports;
     wasmModule = module;
+    cachedFloat64ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     wasm.__wbindgen_start();
     return wasm;

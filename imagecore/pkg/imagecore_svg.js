@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=204969ed992c0d5177944dc4a3f2a4f8b32a07e110f643cf1ed69b7d52c49512 wasm-sha256=2c23c953dd56dff4dbd5e3023aa101ea6032d78ec98ec894578f2c3909519560 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=732e56cb67820c9cf31de20c1f0bcfde91a8a8aa8b3c776e0a2d81bd6c9c636a wasm-sha256=86ef75c0bea03239abde547a31d2342f6ed76612e877cfda8caabb40d9192be8 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
