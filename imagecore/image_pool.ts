@@ -32,6 +32,15 @@
 import { Worker } from "node:worker_threads";
 import type { ImageJob, ImageOp, WorkerMessage } from "./image_worker.ts";
 import {
+  createMailbox,
+  DEFAULT_MAILBOX_BYTES,
+  DONE,
+  type Mailbox,
+  type MailboxAnswer,
+  postJob,
+  readAnswer,
+} from "./worker_mailbox.ts";
+import {
   ImageCoreError,
   type ProbeResult,
   type TransformOptions,
@@ -75,6 +84,11 @@ export interface ImagePoolOptions {
   maxHeapMb?: number;
   /** Process RSS in bytes; default `Deno.memoryUsage().rss`. */
   rss?: () => number;
+  /**
+   * Bytes of each worker's shared-memory mailbox (`worker_mailbox.ts`): jobs whose input and
+   * result fit skip `postMessage`; default 4 MiB; 0 sends every job by message.
+   */
+  mailboxBytes?: number;
 }
 
 /** Counters of a pool. */
@@ -128,7 +142,11 @@ interface Slot {
   worker: Worker;
   ready: boolean;
   exited: Promise<void>;
-  running?: Pending & { id: number; timer: ReturnType<typeof setTimeout>; rssAtStart: number };
+  mailbox?: Mailbox;
+  /** Sequence number of the last job posted in the mailbox. */
+  seq: number;
+  /** The running job: `id` of a job sent by message, or minus its mailbox sequence number. */
+  running?: Pending & { id: number; timer?: ReturnType<typeof setTimeout>; rssAtStart: number };
 }
 
 const MIB = 1024 * 1024;
@@ -158,6 +176,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   const recycleAbove = options.recycleAboveBytes ?? 64 * MIB;
   const maxHeapMb = options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB;
   const rss = options.rss ?? (() => Deno.memoryUsage().rss);
+  const mailboxBytes = options.mailboxBytes ?? DEFAULT_MAILBOX_BYTES;
   const queue: Pending[] = [];
   const slots = new Set<Slot>();
   const exits = new Set<Promise<void>>();
@@ -170,11 +189,19 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
 
   function spawn(): void {
     started++;
+    const mailbox = mailboxBytes > 0 ? createMailbox(mailboxBytes) : undefined;
     const worker = new Worker(WORKER_URL, {
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 },
+      workerData: mailbox?.buffer,
     });
     let exited!: () => void;
-    const slot: Slot = { worker, ready: false, exited: new Promise((r) => exited = r) };
+    const slot: Slot = {
+      worker,
+      ready: false,
+      exited: new Promise((r) => exited = r),
+      mailbox,
+      seq: 0,
+    };
     exits.add(slot.exited);
     slots.add(slot);
     worker.on("message", (message: WorkerMessage) => onMessage(slot, message));
@@ -204,14 +231,36 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
         startFailure = [];
       }
     } else {
-      const job = slot.running;
-      if (job === undefined || job.id !== message.id) return;
-      clearTimeout(job.timer);
-      slot.running = undefined;
-      if (message.error) job.reject(new ImageCoreError(message.error.code, message.error.message));
-      else job.resolve(withBytes(message.result));
-      if (message.memoryBytes > recycleAbove) replace(slot);
+      finish(slot, message.id, { ...message, result: withBytes(message.result) as never });
     }
+    dispatch();
+  }
+
+  /** Settles job `id` of `slot` with its answer, if it still runs there. */
+  function finish(slot: Slot, id: number, answer: MailboxAnswer): void {
+    const job = slot.running;
+    if (job === undefined || job.id !== id || !slots.has(slot)) return;
+    clearTimeout(job.timer);
+    slot.running = undefined;
+    if (answer.error) job.reject(new ImageCoreError(answer.error.code, answer.error.message));
+    else job.resolve(answer.result);
+    if (answer.memoryBytes > recycleAbove) replace(slot);
+  }
+
+  /** Waits, until its deadline, for the answer of the job posted in `slot`'s mailbox. */
+  async function awaitMailbox(slot: Slot, seq: number, before: number, deadline: number) {
+    const mailbox = slot.mailbox!;
+    const wait = Atomics.waitAsync(mailbox.cells, DONE, before, deadline);
+    const outcome = wait.async ? await wait.value : wait.value;
+    if (slot.running?.id !== -seq || !slots.has(slot)) return; // ended already (fail, close)
+    if (Atomics.load(mailbox.cells, DONE) !== seq) {
+      if (outcome !== "timed-out") return;
+      fail(slot, "timeout", `Cannot process image: it took longer than ${deadline} ms`);
+      return;
+    }
+    const answer = readAnswer(mailbox);
+    if (answer.byMessage) return; // the result follows as a message
+    finish(slot, -seq, answer);
     dispatch();
   }
 
@@ -231,6 +280,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       startFailure = [];
       readyWaiters = [];
       slots.delete(slot);
+      release(slot);
       void slot.worker.terminate();
       return;
     }
@@ -240,8 +290,14 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
 
   function replace(slot: Slot): void {
     slots.delete(slot);
+    release(slot);
     void slot.worker.terminate();
     if (!closed) spawn();
+  }
+
+  /** Wakes a pool-side wait on `slot`'s mailbox, which then finds its slot gone. */
+  function release(slot: Slot): void {
+    if (slot.mailbox) Atomics.notify(slot.mailbox.cells, DONE);
   }
 
   function dispatch(): void {
@@ -250,16 +306,29 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
     for (const slot of slots) {
       if (!slot.ready || slot.running || queue.length === 0) continue;
       const pending = queue.shift()!;
-      const id = nextId++;
-      const timer = setTimeout(() => {
-        fail(slot, "timeout", `Cannot process image: it took longer than ${pending.deadlineMs} ms`);
-      }, pending.deadlineMs);
       // Without a memory cap there is nothing to compare against: no RSS read (about 15 µs).
       const rssAtStart = Number.isFinite(maxJobMemory) ? rss() : 0;
+      const { job, deadlineMs } = pending;
+      const seq = slot.seq % 0x7fff_ffff + 1;
+      const before = slot.mailbox && Atomics.load(slot.mailbox.cells, DONE);
+      if (
+        job.signal === undefined && slot.mailbox &&
+        postJob(slot.mailbox, seq, job.op, job.input, job.options)
+      ) {
+        // Posted in shared memory: no message, and the deadline is the wait's own timeout.
+        slot.seq = seq;
+        slot.running = { ...pending, id: -seq, rssAtStart };
+        void awaitMailbox(slot, seq, before!, deadlineMs);
+        continue;
+      }
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        fail(slot, "timeout", `Cannot process image: it took longer than ${deadlineMs} ms`);
+      }, deadlineMs);
       slot.running = { ...pending, id, timer, rssAtStart };
       // The input's own copy, as a transferred buffer (`ImageJob.input` says why not a view).
-      const input = pending.job.input?.slice().buffer;
-      slot.worker.postMessage({ ...pending.job, input, id }, input ? [input] : []);
+      const input = job.input?.slice().buffer;
+      slot.worker.postMessage({ ...job, input, id }, input ? [input] : []);
     }
     const busy = [...slots].some((s) => s.running);
     if (busy && watch === undefined && Number.isFinite(maxJobMemory)) {
@@ -303,6 +372,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
     for (const reject of startFailure) reject(error);
     for (const slot of [...slots]) {
       slots.delete(slot);
+      release(slot);
       if (slot.running) {
         clearTimeout(slot.running.timer);
         slot.running.reject(error);
