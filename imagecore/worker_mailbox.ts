@@ -195,11 +195,13 @@ export function answerJob(
   const { cells } = box;
   let status: number = Status.ByMessage;
   if (answer.error) {
-    const text = new TextEncoder().encode(answer.error.message).subarray(0, box.capacity);
-    new Uint8Array(box.buffer, DATA_OFFSET).set(text);
-    cells[OUTPUT_LENGTH] = text.length;
-    cells[ERROR_CODE] = ERROR_CODES.indexOf(answer.error.code);
-    status = Status.Failed;
+    const text = new TextEncoder().encode(answer.error.message);
+    if (text.length <= box.capacity) {
+      new Uint8Array(box.buffer, DATA_OFFSET).set(text);
+      cells[OUTPUT_LENGTH] = text.length;
+      cells[ERROR_CODE] = ERROR_CODES.indexOf(answer.error.code);
+      status = Status.Failed;
+    }
   } else if (isTransformResult(answer.result)) {
     const { bytes, width, height, format, inverted } = answer.result;
     if (bytes.length <= box.capacity) {
