@@ -113,13 +113,13 @@ const cells = new Int32Array(workerData);
     const wait = Atomics.waitAsync(cells, 0, seen);
     if (wait.async) await wait.value;
     seen = Atomics.load(cells, 0);
-    new Uint8Array(workerData, 8, cells[2]).slice();
+    new Uint8Array(workerData, 16, cells[2]).slice();
     Atomics.store(cells, 1, seen);
     Atomics.notify(cells, 1);
   }
 })();`,
 );
-const shared = new SharedArrayBuffer(8 + 4 + SOURCE.length);
+const shared = new SharedArrayBuffer(16 + SOURCE.length);
 const cells = new Int32Array(shared, 0, 3);
 const echo = new Worker(new URL(`file://${echoFile}`), { workerData: shared });
 let sequence = 0;
@@ -127,7 +127,7 @@ let sequence = 0;
 async function sharedRoundTrip() {
   sequence++;
   cells[2] = SOURCE.length;
-  new Uint8Array(shared, 8, SOURCE.length).set(SOURCE);
+  new Uint8Array(shared, 16, SOURCE.length).set(SOURCE);
   Atomics.store(cells, 0, sequence);
   Atomics.notify(cells, 0);
   const wait = Atomics.waitAsync(cells, 1, sequence - 1);
