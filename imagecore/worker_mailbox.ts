@@ -120,7 +120,13 @@ function codeOf(list: readonly string[], value: string | undefined): number {
   return index < 0 ? -1 : index + 1;
 }
 
+/** The options the mailbox carries; a job with any other goes by message, so none is dropped. */
+const CARRIED = new Set(["width", "greyscale", "theme", "format"]);
+
 function encodeFlags(options: TransformOptions): number | undefined {
+  for (const key of Object.keys(options)) {
+    if (!CARRIED.has(key) && options[key as keyof TransformOptions] !== undefined) return undefined;
+  }
   const theme = codeOf(LOGO_THEMES, options.theme);
   const format = codeOf(LOGO_FORMATS, options.format);
   if (theme < 0 || format < 0) return undefined; // unknown: by message, for the exact refusal

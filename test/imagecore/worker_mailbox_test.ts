@@ -34,11 +34,17 @@ Deno.test("worker mailbox: what cannot cross exactly is left to postMessage", ()
   assert.equal(odd({ width: 1.5 }), false);
   assert.equal(odd({ width: -3 }), false);
   assert.equal(
+    odd({ width: 64, effort: "fast" }),
+    false,
+    "an option it does not know is not dropped",
+  );
+  assert.equal(
     postJob(box, 1, "test:hold", undefined, undefined),
     false,
     "its signal needs a message",
   );
   assert.equal(Atomics.load(box.cells, POSTED), 0, "nothing was posted");
+  assert.equal(odd({ width: 64, theme: undefined }), true, "an option left undefined is no option");
 });
 
 Deno.test("worker mailbox: results, refusals and the worker's memory read back; big results go by message", () => {
