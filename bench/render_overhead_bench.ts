@@ -4,9 +4,11 @@
  *
  * 1. the render inline (imagecore in this isolate): 512-px source → 64 px, and → 300 px greyscale;
  * 2. the same through a one-worker pool with the RSS watchdog (the default for untrusted bytes),
- *    and without it (`maxJobMemoryBytes: Infinity`), one job at a time;
+ *    and without it (`maxJobMemoryBytes: Infinity`), one job at a time; without it, jobs cross
+ *    through the shared mailbox (`imagecore/worker_mailbox.ts`), or by `postMessage`
+ *    (`mailboxBytes: 0`, as before the mailbox);
  * 3. a bare `node:worker_threads` echo of the source's bytes: as a `Uint8Array` or as its
- *    `ArrayBuffer`, copied or transferred;
+ *    `ArrayBuffer`, copied or transferred, or through a `SharedArrayBuffer` with `Atomics`;
  * 4. one RSS sample (`Deno.memoryUsage().rss`), which the watchdog takes every 5 ms while a job runs.
  *
  * Wall-clock medians of `BENCH_ROUNDS` (default 400) rounds each, the process's CPU time (all
@@ -88,19 +90,49 @@ for (const [name, options] of CASES) {
   await lean.ready();
   const withoutWatchdog = await measure(() => lean.transform(SOURCE, options));
   await lean.close();
+  const byMessage = startImagePool({ size: 1, maxJobMemoryBytes: Infinity, mailboxBytes: 0 });
+  await byMessage.ready();
+  const withoutMailbox = await measure(() => byMessage.transform(SOURCE, options));
+  await byMessage.close();
   console.log(`${name}:`);
   console.log(`  inline               ${both(inline)}`);
   console.log(`  pool with watchdog   ${both(withWatchdog)}`);
-  console.log(`  pool without         ${both(withoutWatchdog)}`);
+  console.log(`  pool without         ${both(withoutWatchdog)} (the render pool: shared mailbox)`);
+  console.log(`  same, by postMessage ${both(withoutMailbox)} (mailboxBytes: 0, as before)`);
 }
 
 const echoFile = await Deno.makeTempFile({ suffix: ".ts" });
 await Deno.writeTextFile(
   echoFile,
-  `import { parentPort } from "node:worker_threads";
-parentPort.on("message", (bytes) => parentPort.postMessage(bytes.length));`,
+  `import { parentPort, workerData } from "node:worker_threads";
+parentPort.on("message", (bytes) => parentPort.postMessage(bytes.length));
+// The mailbox's way: wait for cell 0 to change, copy the bytes out, answer in cell 1.
+const cells = new Int32Array(workerData);
+(async () => {
+  for (let seen = 0;;) {
+    const wait = Atomics.waitAsync(cells, 0, seen);
+    if (wait.async) await wait.value;
+    seen = Atomics.load(cells, 0);
+    new Uint8Array(workerData, 16, cells[2]).slice();
+    Atomics.store(cells, 1, seen);
+    Atomics.notify(cells, 1);
+  }
+})();`,
 );
-const echo = new Worker(new URL(`file://${echoFile}`));
+const shared = new SharedArrayBuffer(16 + SOURCE.length);
+const cells = new Int32Array(shared, 0, 3);
+const echo = new Worker(new URL(`file://${echoFile}`), { workerData: shared });
+let sequence = 0;
+/** A round trip through shared memory: the bytes copied in, the worker woken, its answer awaited. */
+async function sharedRoundTrip() {
+  sequence++;
+  cells[2] = SOURCE.length;
+  new Uint8Array(shared, 16, SOURCE.length).set(SOURCE);
+  Atomics.store(cells, 0, sequence);
+  Atomics.notify(cells, 0);
+  const wait = Atomics.waitAsync(cells, 1, sequence - 1);
+  if (wait.async) await wait.value;
+}
 const roundTrip = (message: () => [unknown, ArrayBuffer[]]) =>
   new Promise((resolve) => {
     echo.once("message", resolve);
@@ -121,6 +153,7 @@ const bufferTransferred = await measure(() =>
     return [buffer, [buffer]];
   })
 );
+const sharedEcho = await measure(sharedRoundTrip);
 await echo.terminate();
 await Deno.remove(echoFile);
 console.log(`echo of ${SOURCE.length} bytes through node:worker_threads:`);
@@ -128,8 +161,9 @@ console.log(`  Uint8Array copied ${both(viewCopied)}; transferred ${both(viewTra
 console.log(
   `  ArrayBuffer copied ${both(bufferCopied)}; transferred ${
     both(bufferTransferred)
-  } (the pool's way: a copy of the cached source, transferred)`,
+  } (the pool's way for jobs too large for the mailbox)`,
 );
+console.log(`  through a SharedArrayBuffer and Atomics ${both(sharedEcho)} (the mailbox's way)`);
 const rss = await median(() => Deno.memoryUsage().rss);
 console.log(
   `one RSS sample: ${us(rss)}; at one per 5 ms while busy: ${

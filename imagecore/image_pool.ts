@@ -30,81 +30,26 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
-import type { ImageJob, ImageOp, WorkerMessage } from "./image_worker.ts";
+import type { ImageJob, WorkerMessage } from "./image_worker.ts";
 import {
-  ImageCoreError,
-  type ProbeResult,
-  type TransformOptions,
-  type TransformResult,
-} from "./mod.ts";
+  createMailbox,
+  DEFAULT_MAILBOX_BYTES,
+  DONE,
+  type Mailbox,
+  type MailboxAnswer,
+  postJob,
+  readAnswer,
+} from "./worker_mailbox.ts";
+import { ImageCoreError, type ProbeResult, type TransformResult } from "./mod.ts";
 
-/** imagecore's two calls, done somewhere: in a pool's worker, or in process for trusted bytes. */
-export interface ImageWork {
-  /** Format and dimensions from the header. */
-  probe(input: Uint8Array, job?: JobOptions): Promise<ProbeResult>;
-  /** Decode, resize, greyscale, theme, encode. */
-  transform(
-    input: Uint8Array,
-    options?: TransformOptions,
-    job?: JobOptions,
-  ): Promise<TransformResult>;
-}
-
-/** Per-job options. */
-export interface JobOptions {
-  /** Wall-clock cap once the job is handed to a worker; default the pool's `deadlineMs`. */
-  deadlineMs?: number;
-}
-
-/** Options of {@link startImagePool}. */
-export interface ImagePoolOptions {
-  /** Workers; default 1. */
-  size?: number;
-  /** Default wall-clock cap of a job, in ms; default 2000. */
-  deadlineMs?: number;
-  /** Jobs that may wait for a worker; more are refused with `busy`. Default 32. */
-  maxQueue?: number;
-  /** Process RSS growth during one job that terminates its worker; default 256 MiB. */
-  maxJobMemoryBytes?: number;
-  /** WASM memory left after a job above which the worker is replaced; default 64 MiB. */
-  recycleAboveBytes?: number;
-  /**
-   * JS heap cap of a worker (V8 old generation), in MiB; default 512. V8 weighs the WASM memory a
-   * decode grows against this cap too: at 64 MiB a 4 MB, 1000×1000 PNG already killed the worker.
-   */
-  maxHeapMb?: number;
-  /** Process RSS in bytes; default `Deno.memoryUsage().rss`. */
-  rss?: () => number;
-}
-
-/** Counters of a pool. */
-export interface ImagePoolStats {
-  /** Workers started so far, replacements included. */
-  started: number;
-  /** Jobs waiting for a worker. */
-  queued: number;
-  /** Jobs running. */
-  running: number;
-}
-
-/** A running pool; see the module doc. */
-export interface ImagePool extends ImageWork, AsyncDisposable {
-  /** Resolves once every worker has loaded imagecore (rejects if one could not start). */
-  ready(): Promise<void>;
-  /**
-   * Runs a `test:` operation (see `image_worker.ts`); for tests of the pool's limits. `signal`
-   * releases a `test:hold` once its first Int32 cell is set and notified.
-   */
-  runForTests(
-    op: Exclude<ImageOp, "probe" | "transform">,
-    job?: JobOptions,
-    signal?: SharedArrayBuffer,
-  ): Promise<unknown>;
-  /** Counters. */
-  stats(): ImagePoolStats;
-  /** Rejects waiting jobs, terminates the workers and waits until they have exited. */
-  close(): Promise<void>;
-}
+export type {
+  ImagePool,
+  ImagePoolOptions,
+  ImagePoolStats,
+  ImageWork,
+  JobOptions,
+} from "./image_pool_types.ts";
+import type { ImagePool, ImagePoolOptions, JobOptions } from "./image_pool_types.ts";
 
 /** A job before it is posted: its input still a view. */
 type QueuedJob = Omit<ImageJob, "id" | "input"> & { input?: Uint8Array };
@@ -128,7 +73,11 @@ interface Slot {
   worker: Worker;
   ready: boolean;
   exited: Promise<void>;
-  running?: Pending & { id: number; timer: ReturnType<typeof setTimeout>; rssAtStart: number };
+  mailbox?: Mailbox;
+  /** Sequence number of the last job posted in the mailbox. */
+  seq: number;
+  /** The running job: `id` of a job sent by message, or minus its mailbox sequence number. */
+  running?: Pending & { id: number; timer?: ReturnType<typeof setTimeout>; rssAtStart: number };
 }
 
 const MIB = 1024 * 1024;
@@ -158,6 +107,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   const recycleAbove = options.recycleAboveBytes ?? 64 * MIB;
   const maxHeapMb = options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB;
   const rss = options.rss ?? (() => Deno.memoryUsage().rss);
+  const mailboxBytes = options.mailboxBytes ?? DEFAULT_MAILBOX_BYTES;
   const queue: Pending[] = [];
   const slots = new Set<Slot>();
   const exits = new Set<Promise<void>>();
@@ -170,11 +120,19 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
 
   function spawn(): void {
     started++;
+    const mailbox = mailboxBytes > 0 ? createMailbox(mailboxBytes) : undefined;
     const worker = new Worker(WORKER_URL, {
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 },
+      workerData: mailbox?.buffer,
     });
     let exited!: () => void;
-    const slot: Slot = { worker, ready: false, exited: new Promise((r) => exited = r) };
+    const slot: Slot = {
+      worker,
+      ready: false,
+      exited: new Promise((r) => exited = r),
+      mailbox,
+      seq: 0,
+    };
     exits.add(slot.exited);
     slots.add(slot);
     worker.on("message", (message: WorkerMessage) => onMessage(slot, message));
@@ -204,14 +162,36 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
         startFailure = [];
       }
     } else {
-      const job = slot.running;
-      if (job === undefined || job.id !== message.id) return;
-      clearTimeout(job.timer);
-      slot.running = undefined;
-      if (message.error) job.reject(new ImageCoreError(message.error.code, message.error.message));
-      else job.resolve(withBytes(message.result));
-      if (message.memoryBytes > recycleAbove) replace(slot);
+      finish(slot, message.id, { ...message, result: withBytes(message.result) as never });
     }
+    dispatch();
+  }
+
+  /** Settles job `id` of `slot` with its answer, if it still runs there. */
+  function finish(slot: Slot, id: number, answer: MailboxAnswer): void {
+    const job = slot.running;
+    if (job === undefined || job.id !== id || !slots.has(slot)) return;
+    clearTimeout(job.timer);
+    slot.running = undefined;
+    if (answer.error) job.reject(new ImageCoreError(answer.error.code, answer.error.message));
+    else job.resolve(answer.result);
+    if (answer.memoryBytes > recycleAbove) replace(slot);
+  }
+
+  /** Waits, until its deadline, for the answer of the job posted in `slot`'s mailbox. */
+  async function awaitMailbox(slot: Slot, seq: number, before: number, deadline: number) {
+    const mailbox = slot.mailbox!;
+    const wait = Atomics.waitAsync(mailbox.cells, DONE, before, deadline);
+    const outcome = wait.async ? await wait.value : wait.value;
+    if (slot.running?.id !== -seq || !slots.has(slot)) return; // ended already (fail, close)
+    if (Atomics.load(mailbox.cells, DONE) !== seq) {
+      if (outcome !== "timed-out") return;
+      fail(slot, "timeout", `Cannot process image: it took longer than ${deadline} ms`);
+      return;
+    }
+    const answer = readAnswer(mailbox);
+    if (answer.byMessage) return; // the result follows as a message
+    finish(slot, -seq, answer);
     dispatch();
   }
 
@@ -231,6 +211,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       startFailure = [];
       readyWaiters = [];
       slots.delete(slot);
+      release(slot);
       void slot.worker.terminate();
       return;
     }
@@ -240,8 +221,14 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
 
   function replace(slot: Slot): void {
     slots.delete(slot);
+    release(slot);
     void slot.worker.terminate();
     if (!closed) spawn();
+  }
+
+  /** Wakes a pool-side wait on `slot`'s mailbox, which then finds its slot gone. */
+  function release(slot: Slot): void {
+    if (slot.mailbox) Atomics.notify(slot.mailbox.cells, DONE);
   }
 
   function dispatch(): void {
@@ -250,16 +237,29 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
     for (const slot of slots) {
       if (!slot.ready || slot.running || queue.length === 0) continue;
       const pending = queue.shift()!;
-      const id = nextId++;
-      const timer = setTimeout(() => {
-        fail(slot, "timeout", `Cannot process image: it took longer than ${pending.deadlineMs} ms`);
-      }, pending.deadlineMs);
       // Without a memory cap there is nothing to compare against: no RSS read (about 15 µs).
       const rssAtStart = Number.isFinite(maxJobMemory) ? rss() : 0;
+      const { job, deadlineMs } = pending;
+      const seq = slot.seq % 0x7fff_ffff + 1;
+      const before = slot.mailbox && Atomics.load(slot.mailbox.cells, DONE);
+      if (
+        job.signal === undefined && slot.mailbox &&
+        postJob(slot.mailbox, seq, job.op, job.input, job.options)
+      ) {
+        // Posted in shared memory: no message, and the deadline is the wait's own timeout.
+        slot.seq = seq;
+        slot.running = { ...pending, id: -seq, rssAtStart };
+        void awaitMailbox(slot, seq, before!, deadlineMs);
+        continue;
+      }
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        fail(slot, "timeout", `Cannot process image: it took longer than ${deadlineMs} ms`);
+      }, deadlineMs);
       slot.running = { ...pending, id, timer, rssAtStart };
       // The input's own copy, as a transferred buffer (`ImageJob.input` says why not a view).
-      const input = pending.job.input?.slice().buffer;
-      slot.worker.postMessage({ ...pending.job, input, id }, input ? [input] : []);
+      const input = job.input?.slice().buffer;
+      slot.worker.postMessage({ ...job, input, id }, input ? [input] : []);
     }
     const busy = [...slots].some((s) => s.running);
     if (busy && watch === undefined && Number.isFinite(maxJobMemory)) {
@@ -303,6 +303,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
     for (const reject of startFailure) reject(error);
     for (const slot of [...slots]) {
       slots.delete(slot);
+      release(slot);
       if (slot.running) {
         clearTimeout(slot.running.timer);
         slot.running.reject(error);

@@ -10,7 +10,7 @@
  * @module
  */
 import process from "node:process";
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import {
   ImageCoreError,
   probe,
@@ -21,6 +21,7 @@ import {
   warmUp,
   wasmMemoryBytes,
 } from "./mod.ts";
+import { answerJob, type Mailbox, openMailbox, POSTED, readJob } from "./worker_mailbox.ts";
 
 /** Operations a job may ask for. */
 export type ImageOp =
@@ -56,6 +57,7 @@ export type WorkerMessage =
   | { type: "ready"; memoryBytes: number }
   | {
     type: "done";
+    /** The job's `id`, or, for a job posted in the mailbox, minus its sequence number. */
     id: number;
     /** The result; a `transform`'s `bytes` come as a whole `ArrayBuffer` (see `input`). */
     result?: unknown;
@@ -100,38 +102,72 @@ export function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
   return bytes.slice().buffer;
 }
 
-function run(job: ImageJob): unknown {
-  switch (job.op) {
+function run(
+  op: ImageOp,
+  input?: Uint8Array,
+  options?: TransformOptions,
+  signal?: SharedArrayBuffer,
+) {
+  switch (op) {
     case "probe":
-      return probe(new Uint8Array(job.input!));
+      return probe(input!);
     case "transform":
-      return transform(new Uint8Array(job.input!), job.options ?? {});
+      return transform(input!, options ?? {});
     default:
-      return testOp(job.op, job.signal);
+      return testOp(op, signal);
+  }
+}
+
+/** Runs a job: its result, or its error's code and message. */
+function attempt(job: () => unknown): Pick<WorkerMessage & { type: "done" }, "result" | "error"> {
+  try {
+    return { result: job() };
+  } catch (error) {
+    const e = error instanceof ImageCoreError
+      ? error
+      : new ImageCoreError("internal", `Cannot process image: ${error}`);
+    return { error: { code: e.code, message: e.message } };
+  }
+}
+
+/** Posts an answer as a message, a `transform`'s bytes as a transferred whole buffer. */
+function postAnswer(id: number, answer: ReturnType<typeof attempt>): void {
+  const transfer: ArrayBuffer[] = [];
+  let result = answer.result;
+  const bytes = (result as { bytes?: Uint8Array } | undefined)?.bytes;
+  if (bytes !== undefined) {
+    const buffer = wholeBuffer(bytes);
+    transfer.push(buffer);
+    result = { ...result as object, bytes: buffer };
+  }
+  const message: WorkerMessage = {
+    type: "done",
+    id,
+    ...answer,
+    result,
+    memoryBytes: wasmMemoryBytes(),
+  };
+  port!.postMessage(message, transfer);
+}
+
+/** Answers the jobs posted in the mailbox (see `worker_mailbox.ts`), one at a time. */
+async function serveMailbox(box: Mailbox): Promise<void> {
+  let seen = Atomics.load(box.cells, POSTED);
+  for (;;) {
+    const wait = Atomics.waitAsync(box.cells, POSTED, seen);
+    if (wait.async) await wait.value;
+    seen = Atomics.load(box.cells, POSTED);
+    const job = readJob(box);
+    const answer = attempt(() => run(job.op, job.input, job.options));
+    if (!answerJob(box, seen, answer, wasmMemoryBytes())) postAnswer(-seen, answer);
   }
 }
 
 setMemoryHighWater(Infinity);
 warmUp();
 port.on("message", (job: ImageJob) => {
-  let message: WorkerMessage;
-  const transfer: ArrayBuffer[] = [];
-  try {
-    let result = run(job);
-    const bytes = (result as { bytes?: Uint8Array }).bytes;
-    if (bytes !== undefined) {
-      const buffer = wholeBuffer(bytes);
-      transfer.push(buffer);
-      result = { ...result as object, bytes: buffer };
-    }
-    message = { type: "done", id: job.id, result, memoryBytes: wasmMemoryBytes() };
-  } catch (error) {
-    const e = error instanceof ImageCoreError
-      ? error
-      : new ImageCoreError("internal", `Cannot process image: ${error}`);
-    const done = { type: "done" as const, id: job.id, memoryBytes: wasmMemoryBytes() };
-    message = { ...done, error: { code: e.code, message: e.message } };
-  }
-  port.postMessage(message, transfer);
+  const input = job.input === undefined ? undefined : new Uint8Array(job.input);
+  postAnswer(job.id, attempt(() => run(job.op, input, job.options, job.signal)));
 });
+if (workerData instanceof SharedArrayBuffer) void serveMailbox(openMailbox(workerData));
 port.postMessage({ type: "ready", memoryBytes: wasmMemoryBytes() } satisfies WorkerMessage);

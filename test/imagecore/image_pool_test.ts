@@ -84,6 +84,49 @@ Deno.test("image pool: a job past its deadline is stopped, its worker replaced, 
   assert.equal(pool.stats().started, 2);
 });
 
+Deno.test("image pool: what does not fit the shared mailbox goes by message, with the same results", async () => {
+  const side = 96;
+  const pixels = new Uint8Array(side * side * 4);
+  crypto.getRandomValues(pixels); // noise: a PNG as large as its pixels
+  const png = encodeRgba(pixels, side, side, "png");
+  const mailboxBytes = 4096;
+  assert.ok(png.length > mailboxBytes, `the PNG is ${png.length} bytes`);
+  const small = flatImage(64, 32, [0, 90, 200, 255]);
+  await using pool = startImagePool({ mailboxBytes });
+  await pool.ready();
+  // Input too large for the mailbox; then a small input whose result is too large for it.
+  assert.deepEqual(
+    (await pool.transform(png, { width: 40 })).bytes,
+    transform(png, { width: 40 }).bytes,
+  );
+  const wide = await pool.transform(png.subarray(0, png.length), { width: 90, format: "webp" });
+  assert.deepEqual(wide.bytes, transform(png, { width: 90, format: "webp" }).bytes);
+  const tiny = encodeRgba(pixels.subarray(0, 8 * 8 * 4), 8, 8, "png");
+  assert.ok(tiny.length < mailboxBytes, `the small PNG is ${tiny.length} bytes`);
+  const grown = transform(tiny, { width: 200 });
+  assert.ok(grown.bytes.length > mailboxBytes, `its 200-px render is ${grown.bytes.length} bytes`);
+  assert.deepEqual((await pool.transform(tiny, { width: 200 })).bytes, grown.bytes);
+  // Options the mailbox cannot carry keep imagecore's own refusal.
+  const gif = { format: "gif" } as unknown as { format: "png" };
+  await assert.rejects(
+    pool.transform(small, gif),
+    refusedWith("invalid_argument", /unknown format "gif"/),
+  );
+  assert.equal(pool.stats().started, 1, "one worker did all of it");
+});
+
+Deno.test("image pool: with the mailbox off, every job goes by message and keeps its deadline", async () => {
+  await using pool = startImagePool({ mailboxBytes: 0, deadlineMs: 100 });
+  await pool.ready();
+  await assert.rejects(
+    pool.runForTests("test:spin"),
+    refusedWith("timeout", /Cannot process image: it took longer than 100 ms/),
+  );
+  const small = flatImage(64, 32, [0, 90, 200, 255]);
+  const out = await pool.transform(small, { width: 16 }, { deadlineMs: 30_000 });
+  assert.deepEqual(out.bytes, transform(small, { width: 16 }).bytes);
+});
+
 Deno.test("image pool: the worker's JS heap is capped; a job that exhausts it ends, the pool goes on", async () => {
   // The RSS watchdog is off here: only resourceLimits can hold this loop's memory down. Deno 2.9
   // stops the worker's JS at the cap without an error event when it is inside a message handler,

@@ -1,0 +1,86 @@
+/**
+ * The image pool's interface ({@link ImagePool}, {@link ImageWork}) and options, apart from its
+ * implementation in `image_pool.ts`, which re-exports them.
+ *
+ * @example
+ * ```ts
+ * import type { ImagePoolOptions } from "./image_pool_types.ts";
+ * const options: ImagePoolOptions = { size: 2, deadlineMs: 2000, maxJobMemoryBytes: Infinity };
+ * ```
+ * @module
+ */
+import type { ImageOp } from "./image_worker.ts";
+import type { ProbeResult, TransformOptions, TransformResult } from "./mod.ts";
+
+/** imagecore's two calls, done somewhere: in a pool's worker, or in process for trusted bytes. */
+export interface ImageWork {
+  /** Format and dimensions from the header. */
+  probe(input: Uint8Array, job?: JobOptions): Promise<ProbeResult>;
+  /** Decode, resize, greyscale, theme, encode. */
+  transform(
+    input: Uint8Array,
+    options?: TransformOptions,
+    job?: JobOptions,
+  ): Promise<TransformResult>;
+}
+
+/** Per-job options. */
+export interface JobOptions {
+  /** Wall-clock cap once the job is handed to a worker; default the pool's `deadlineMs`. */
+  deadlineMs?: number;
+}
+
+/** Options of {@link startImagePool}. */
+export interface ImagePoolOptions {
+  /** Workers; default 1. */
+  size?: number;
+  /** Default wall-clock cap of a job, in ms; default 2000. */
+  deadlineMs?: number;
+  /** Jobs that may wait for a worker; more are refused with `busy`. Default 32. */
+  maxQueue?: number;
+  /** Process RSS growth during one job that terminates its worker; default 256 MiB. */
+  maxJobMemoryBytes?: number;
+  /** WASM memory left after a job above which the worker is replaced; default 64 MiB. */
+  recycleAboveBytes?: number;
+  /**
+   * JS heap cap of a worker (V8 old generation), in MiB; default 512. V8 weighs the WASM memory a
+   * decode grows against this cap too: at 64 MiB a 4 MB, 1000×1000 PNG already killed the worker.
+   */
+  maxHeapMb?: number;
+  /** Process RSS in bytes; default `Deno.memoryUsage().rss`. */
+  rss?: () => number;
+  /**
+   * Bytes of each worker's shared-memory mailbox (`worker_mailbox.ts`): jobs whose input and
+   * result fit skip `postMessage`; default 4 MiB; 0 sends every job by message.
+   */
+  mailboxBytes?: number;
+}
+
+/** Counters of a pool. */
+export interface ImagePoolStats {
+  /** Workers started so far, replacements included. */
+  started: number;
+  /** Jobs waiting for a worker. */
+  queued: number;
+  /** Jobs running. */
+  running: number;
+}
+
+/** A running pool; see the module doc. */
+export interface ImagePool extends ImageWork, AsyncDisposable {
+  /** Resolves once every worker has loaded imagecore (rejects if one could not start). */
+  ready(): Promise<void>;
+  /**
+   * Runs a `test:` operation (see `image_worker.ts`); for tests of the pool's limits. `signal`
+   * releases a `test:hold` once its first Int32 cell is set and notified.
+   */
+  runForTests(
+    op: Exclude<ImageOp, "probe" | "transform">,
+    job?: JobOptions,
+    signal?: SharedArrayBuffer,
+  ): Promise<unknown>;
+  /** Counters. */
+  stats(): ImagePoolStats;
+  /** Rejects waiting jobs, terminates the workers and waits until they have exited. */
+  close(): Promise<void>;
+}
