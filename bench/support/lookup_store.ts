@@ -7,8 +7,9 @@
  * of base `i % bases` and makes each one distinct by inserting a PNG `tEXt` chunk naming the domain
  * after the header (a valid PNG of the same size and pixels, 12 + ~40 bytes more, with its own
  * SHA-256). Logos are written many to a commit (at most {@link BATCH_BYTES} of values): each
- * record, and each rendition as a live blob with one reference (manifest and 60-KiB chunks, as
- * `src/store/blob_store.ts` lays them out) — the state an import leaves, without its per-logo
+ * record as `layOut` (`src/store/inline_rendition.ts`) makes it, and each rendition it does not
+ * hold as a live blob with one reference (manifest and 60-KiB chunks, as `src/store/blob_store.ts`
+ * lays them out) — the state an import leaves, without its per-logo
  * crash-safety commits (about seven per logo), which made a 100,000-logo store take most of an
  * hour on the shared machine.
  *
@@ -26,6 +27,7 @@ import { growthDomain, growthLogoSet } from "./growth_logos.ts";
 import { type PreparedLogo, prepareLogo } from "../../src/store/logo_ingest.ts";
 import { blobChunkKey, blobManifestKey, logoKey } from "../../src/store/keyspace.ts";
 import { type BlobManifest, CHUNK_SIZE } from "../../src/store/blob_store.ts";
+import { layOut } from "../../src/store/inline_rendition.ts";
 import type { LogoRecord, Rendition } from "../../src/store/logo_store.ts";
 import { KeyStore } from "../../src/store/key_store.ts";
 import { sha256Hex } from "../../src/store/sha256.ts";
@@ -110,9 +112,17 @@ async function variantOf(
 /** Bytes of values per commit: under KV's 800 KiB per commit, with room for keys and records. */
 const BATCH_BYTES = 512 * 1024;
 
-/** Adds a logo (its record and its renditions as blobs referenced once) to `op`. */
-function setLogo(op: Deno.AtomicOperation, record: LogoRecord, blobs: Map<string, Uint8Array>) {
-  for (const [hash, bytes] of blobs) {
+/**
+ * Adds a logo to `op`: its record as the current code lays it out (`inline_rendition.ts`: the
+ * default's bytes inside) and its other renditions as blobs referenced once.
+ */
+function setLogo(
+  op: Deno.AtomicOperation,
+  record: LogoRecord,
+  bytesByHash: Map<string, Uint8Array>,
+) {
+  const { stored, blobs } = layOut(record, bytesByHash);
+  for (const { hash, bytes } of blobs) {
     const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_SIZE));
     for (let i = 0; i < chunks; i++) {
       op.set(blobChunkKey(hash, i), bytes.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE));
@@ -120,7 +130,7 @@ function setLogo(op: Deno.AtomicOperation, record: LogoRecord, blobs: Map<string
     const manifest: BlobManifest = { size: bytes.length, chunks, refs: 1, state: "live" };
     op.set(blobManifestKey(hash), manifest);
   }
-  op.set(logoKey(record.domain), record);
+  op.set(logoKey(record.domain), stored);
 }
 
 async function commit(op: Deno.AtomicOperation): Promise<void> {
