@@ -33,11 +33,11 @@ Deno.bench("put: unchanged bytes (hash only, no write)", { group: "put" }, async
   await logos.put("unchanged.example", noisy, { source: "bench" });
 });
 
-Deno.bench("get + readBlob(default): the default answer from KV", async () => {
+Deno.bench("get + readRendition(default): the default answer from KV", async () => {
   const found = await logos.get("read.example");
-  await logos.readBlob(found!.renditions.default.hash);
+  await logos.readRendition(found!.renditions.default);
 });
 
-Deno.bench("readBlob(source) of a 512×512 flat logo", async () => {
-  await logos.readBlob(record.renditions.source.hash);
+Deno.bench("readRendition(source) of a 512×512 flat logo", async () => {
+  await logos.readRendition(record.renditions.source);
 });

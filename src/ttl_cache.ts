@@ -1,7 +1,8 @@
 /**
  * A small in-memory cache of asynchronous lookups with bounded staleness and size: an answer
  * (found or not) is reused for `ttlMs`, concurrent misses for one key share a single load, a
- * failed load is not remembered, and past `maxEntries` the oldest entry goes first.
+ * failed load is not remembered, and past `maxEntries` (or, with `sizeOf`, past `maxBytes` of
+ * loaded answers) the oldest entry goes first.
  *
  * Used for key lookups and logo records, so the request path reads KV once per key and per domain
  * every few seconds at most.
@@ -31,6 +32,10 @@ export interface TtlCacheOptions<V> {
   load?: (key: string) => Promise<V>;
   /** Counts lookups answered from memory (`hits`) and loads (`misses`); may be shared. */
   counts?: CacheCounts;
+  /** Bytes an answer holds, counted against `maxBytes` once loaded; default none counted. */
+  sizeOf?: (value: V) => number;
+  /** Most bytes of answers (as `sizeOf` counts them) held at once; default unbounded. */
+  maxBytes?: number;
 }
 
 /** Lookups of a cache: answered from memory, and loaded. */
@@ -44,6 +49,8 @@ export interface CacheCounts {
 interface Entry<V> {
   readonly value: Promise<V>;
   readonly expiresAt: number;
+  /** Bytes counted for it, once loaded. */
+  bytes: number;
 }
 
 /** A cache of asynchronous lookups; see the module documentation. */
@@ -54,6 +61,9 @@ export class TtlCache<V> {
   readonly #clock: () => number;
   readonly #load: ((key: string) => Promise<V>) | undefined;
   readonly #counts: CacheCounts | undefined;
+  readonly #sizeOf: ((value: V) => number) | undefined;
+  readonly #maxBytes: number;
+  #bytes = 0;
 
   /** Creates an empty cache. */
   constructor(options: TtlCacheOptions<V>) {
@@ -62,6 +72,8 @@ export class TtlCache<V> {
     this.#clock = options.clock ?? Date.now;
     this.#load = options.load;
     this.#counts = options.counts;
+    this.#sizeOf = options.sizeOf;
+    this.#maxBytes = options.maxBytes ?? Infinity;
   }
 
   /**
@@ -78,29 +90,54 @@ export class TtlCache<V> {
         if (this.#counts !== undefined) this.#counts.hits++;
         return hit.value;
       }
-      this.#entries.delete(key);
+      this.delete(key);
     }
     const loader = load ?? this.#load;
     if (loader === undefined) throw new TypeError("Cannot load a cache entry: no loader given");
     if (this.#counts !== undefined) this.#counts.misses++;
     const value = loader(key);
-    value.catch(() => {
-      if (this.#entries.get(key)?.value === value) this.#entries.delete(key);
+    const entry: Entry<V> = { value, expiresAt: now + this.#ttlMs, bytes: 0 };
+    value.then((loaded) => {
+      if (this.#sizeOf === undefined || this.#entries.get(key) !== entry) return;
+      const bytes = this.#sizeOf(loaded);
+      // An answer larger than the whole budget is not kept, and evicts nothing.
+      if (bytes > this.#maxBytes) return this.delete(key);
+      entry.bytes = bytes;
+      this.#bytes += bytes;
+      this.#evict(0);
+    }, () => {
+      if (this.#entries.get(key) === entry) this.delete(key);
     });
-    while (this.#entries.size >= this.#maxEntries && this.#entries.size > 0) {
-      this.#entries.delete(this.#entries.keys().next().value!);
-    }
-    this.#entries.set(key, { value, expiresAt: now + this.#ttlMs });
+    this.#evict(1);
+    this.#entries.set(key, entry);
     return value;
+  }
+
+  /** Drops the oldest entries until `room` more fit under `maxEntries` and `maxBytes` holds. */
+  #evict(room: number): void {
+    while (
+      this.#entries.size > 0 &&
+      (this.#entries.size + room > this.#maxEntries || this.#bytes > this.#maxBytes)
+    ) {
+      this.delete(this.#entries.keys().next().value!);
+    }
   }
 
   /** Forgets `key`, so the next {@link get} loads. */
   delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
     this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
   }
 
   /** Keys held. */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Bytes of the loaded answers held, as `sizeOf` counts them (0 without `sizeOf`). */
+  get bytes(): number {
+    return this.#bytes;
   }
 }

@@ -77,3 +77,36 @@ Deno.test("TtlCache counts hits (a load in flight included) and misses into shar
   await cache.get("a");
   assert.deepEqual(counts, { hits: 1, misses: 3 }, "an expired entry is a miss");
 });
+
+Deno.test("TtlCache with sizeOf keeps loaded answers under maxBytes, the oldest going first", async () => {
+  let now = 0;
+  const loads: string[] = [];
+  const cache = new TtlCache<string>({
+    ttlMs: 1_000,
+    maxEntries: 100,
+    maxBytes: 10,
+    sizeOf: (value) => value.length,
+    clock: () => now,
+    load: (key) => {
+      loads.push(key);
+      return Promise.resolve(key.repeat(4)); // "a" weighs 4 bytes
+    },
+  });
+  await cache.get("a");
+  await cache.get("b");
+  assert.equal(cache.bytes, 8);
+  await cache.get("c"); // 12 bytes: a goes
+  assert.deepEqual([cache.size, cache.bytes], [2, 8]);
+  await cache.get("b");
+  await cache.get("a");
+  assert.deepEqual(loads, ["a", "b", "c", "a"], "b stayed, a was evicted");
+  cache.delete("c");
+  assert.equal(cache.bytes, 4, "delete gives the bytes back");
+  now = 2_000;
+  await cache.get("a"); // expired: replaced by a fresh load
+  assert.deepEqual([cache.size, cache.bytes], [1, 4]);
+  assert.equal(await cache.get("xxx"), "xxxxxxxxxxxx", "12 bytes alone: answered…");
+  assert.deepEqual([cache.size, cache.bytes], [1, 4], "…not kept, and nothing evicted");
+  await cache.get("a");
+  assert.equal(loads.filter((key) => key === "a").length, 3, "a is still cached");
+});

@@ -43,8 +43,10 @@ export interface KvFootprint {
   /** Logo records. */
   logos: number;
   /**
-   * Bytes by kind: `record` (the logo records), `blob:NAME` (chunks and manifests of rendition
-   * NAME), `other` (keys, meta, rate-limit windows, unreferenced blobs…).
+   * Bytes by kind: `record` (the logo records, without rendition bytes held inside them),
+   * `inline:NAME` (the bytes of rendition NAME held inside records: `src/store/inline_rendition.ts`;
+   * no entries of their own), `blob:NAME` (chunks and manifests of rendition NAME), `other` (keys,
+   * meta, rate-limit windows, unreferenced blobs…).
    */
   kinds: Record<string, KindBytes>;
   /** All entries together. */
@@ -97,7 +99,14 @@ export async function kvFootprint(kv: Deno.Kv): Promise<KvFootprint> {
     logos++;
     add(kinds, "record", entry);
     for (const [name, rendition] of Object.entries(entry.value.renditions)) {
-      if (!renditionOf.has(rendition.hash)) renditionOf.set(rendition.hash, name);
+      if (rendition.data !== undefined) {
+        // Held inside the record: its bytes move from `record` to `inline:NAME`.
+        const inline = kinds[`inline:${name}`] ??= { entries: 0, keyBytes: 0, valueBytes: 0 };
+        inline.valueBytes += rendition.data.byteLength;
+        kinds.record.valueBytes -= rendition.data.byteLength;
+      } else if (!renditionOf.has(rendition.hash)) {
+        renditionOf.set(rendition.hash, name);
+      }
     }
   }
   const seenBlobs = new Set<string>();

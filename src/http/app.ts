@@ -89,6 +89,8 @@ export interface AppDeps {
   keyCacheTtlMs?: number;
   /** How long a logo record (or its absence) is reused; default 5000 ms. */
   logoCacheTtlMs?: number;
+  /** Byte budget of cached logo records (they hold the default image); default 32 MiB. */
+  logoCacheBytes?: number;
   /** Byte budget of rendered variants kept in memory; default 64 MiB. */
   variantCacheBytes?: number;
   /** `s-maxage` of an open key's answers: shared caches revalidate after it; default 300 s. */
@@ -161,6 +163,7 @@ export function createApp(deps: AppDeps): App {
     logos,
     clock,
     ttlMs: deps.logoCacheTtlMs ?? LOGO_CACHE_TTL_MS,
+    maxBytes: deps.logoCacheBytes,
     discover: deps.discover,
     log,
     counts: logoCounts,

@@ -3,7 +3,8 @@
  * bytes to send, with a strong `ETag` that names exactly those bytes.
  *
  * - The default request (128 px, PNG, no greyscale, no theme) is the precomputed `default`
- *   rendition, sent as stored: no decoding.
+ *   rendition, sent as stored: no decoding, and no KV read when the record holds its bytes
+ *   (`src/store/inline_rendition.ts`).
  * - Any other request renders, with imagecore's `transform` in `imaging` (the render pool's
  *   workers in the server, `src/server/render_pool.ts`; in process by default), from the smallest
  *   stored rendition at least as wide as asked (or the widest there is: the asked width is always
@@ -56,8 +57,8 @@ export interface TaggedVariant extends Variant {
   readonly height: number;
 }
 
-/** The blob read rendering needs from the logo store. */
-export type BlobReader = Pick<LogoStore, "readBlob">;
+/** The rendition read rendering needs from the logo store. */
+export type BlobReader = Pick<LogoStore, "readRendition">;
 
 /** Options of {@link createRenderer}. */
 export interface RendererOptions {
@@ -176,7 +177,7 @@ export function createRenderer(options: RendererOptions): Renderer {
   const imaging = options.imaging ?? IN_PROCESS;
 
   async function readRendition(rendition: Rendition): Promise<Uint8Array> {
-    const bytes = await guardKv(() => logos.readBlob(rendition.hash), { log });
+    const bytes = rendition.data ?? await guardKv(() => logos.readRendition(rendition), { log });
     // The record was read a moment ago but its bytes are gone: the logo was just removed.
     if (bytes === null) throw logoNotFound();
     return bytes;

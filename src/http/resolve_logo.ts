@@ -6,6 +6,9 @@
  *
  * Records, and their absence, are cached in memory for at most `ttlMs` (default 5 s): a logo added
  * or changed by another process is served within that time, and the hot path does no KV read.
+ * A record carries its default rendition's bytes (about 6 KB, `src/store/inline_rendition.ts`), so
+ * the cache is bounded in bytes ({@link LOGO_CACHE_MAX_BYTES}, counted by {@link recordCacheBytes})
+ * as well as in entries.
  *
  * @example
  * ```ts
@@ -44,6 +47,8 @@ export interface ResolverOptions {
   ttlMs?: number;
   /** Most domains cached at once; default {@link LOGO_CACHE_MAX_ENTRIES}. */
   maxEntries?: number;
+  /** Most bytes of records cached at once ({@link recordCacheBytes}); default {@link LOGO_CACHE_MAX_BYTES}. */
+  maxBytes?: number;
   /** Called on a miss to try to find and store a logo for the domain; optional. */
   discover?: (domain: string) => Promise<void>;
   /** Where failures are reported; default `console.error`. */
@@ -68,6 +73,25 @@ export interface Resolver {
 export const LOGO_CACHE_TTL_MS = 5_000;
 /** Most domains the record cache holds; the oldest entry goes first. */
 export const LOGO_CACHE_MAX_ENTRIES = 20_000;
+/**
+ * Most bytes the record cache holds (32 MiB: about 4,700 records with a 6-KB default inside, or
+ * every one of {@link LOGO_CACHE_MAX_ENTRIES} records without); the oldest entry goes first.
+ */
+export const LOGO_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** What one record's fields besides rendition bytes are counted as in the record cache. */
+export const RECORD_OVERHEAD_BYTES = 1024;
+
+/**
+ * Bytes a cached record (or absence) is counted as: {@link RECORD_OVERHEAD_BYTES} plus the bytes of
+ * the renditions it holds.
+ */
+export function recordCacheBytes(record: LogoRecord | null): number {
+  let bytes = RECORD_OVERHEAD_BYTES;
+  if (record === null) return bytes;
+  for (const name in record.renditions) bytes += record.renditions[name].data?.byteLength ?? 0;
+  return bytes;
+}
 
 /** The 404 (spec text). */
 export function logoNotFound(): HttpError {
@@ -83,6 +107,8 @@ export function createResolver(options: ResolverOptions): Resolver {
   const records = new TtlCache<LogoRecord | null>({
     ttlMs: options.ttlMs ?? LOGO_CACHE_TTL_MS,
     maxEntries,
+    maxBytes: options.maxBytes ?? LOGO_CACHE_MAX_BYTES,
+    sizeOf: recordCacheBytes,
     clock: options.clock,
     load: (domain) => guardKv(() => logos.get(domain), { log }),
     counts: options.counts,

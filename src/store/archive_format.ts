@@ -26,6 +26,7 @@
  */
 import type { ApiKey } from "./key_store.ts";
 import type { LogoRecord, Rendition } from "./logo_store.ts";
+import { withoutInlineBytes } from "./inline_rendition.ts";
 import { ArchiveError, checkKey, checkRecord, hex, object, whole } from "./archive_records.ts";
 
 export { ArchiveError };
@@ -58,11 +59,14 @@ export function keyLine(key: ApiKey): string {
   return JSON.stringify({ type: "key", key });
 }
 
-/** The line of a logo: its record and the bytes of each rendition, by hash. */
+/**
+ * The line of a logo: its record (without bytes inside it: `inline_rendition.ts`) and the bytes of
+ * each rendition, by hash.
+ */
 export function logoLine(record: LogoRecord, blobs: ReadonlyMap<string, Uint8Array>): string {
   const encoded: Record<string, string> = {};
   for (const [hash, bytes] of blobs) encoded[hash] = bytes.toBase64();
-  return JSON.stringify({ type: "logo", record, blobs: encoded });
+  return JSON.stringify({ type: "logo", record: withoutInlineBytes(record), blobs: encoded });
 }
 
 /** The trailer line. */

@@ -112,7 +112,7 @@ async function readWhole(
     const bytes = new Map<string, Uint8Array>();
     for (const rendition of Object.values(record.renditions)) {
       if (bytes.has(rendition.hash)) continue;
-      const blob = await blobs.read(rendition.hash);
+      const blob = rendition.data ?? await blobs.read(rendition.hash);
       if (blob === null) break;
       bytes.set(rendition.hash, blob);
     }

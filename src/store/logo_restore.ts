@@ -3,6 +3,8 @@
  * re-rendering — with the crash safety of `logo_store.ts`: the images are written first (invisible
  * `pending` blobs, see `blob_store.ts`), then the record and the images' reference counts change in
  * one atomic commit. A crash at any point leaves the old logo or the restored one, never a half.
+ * The record is stored in the current layout (`inline_rendition.ts`: the default's bytes inside it
+ * when they fit), whatever layout the archive's store had; an archive never holds inlined bytes.
  *
  * @example
  * ```ts
@@ -17,6 +19,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { BlobStore } from "./blob_store.ts";
+import { blobHashes, layOut, withoutInlineBytes } from "./inline_rendition.ts";
 import { logoKey } from "./keyspace.ts";
 import type { LogoRecord } from "./logo_store.ts";
 
@@ -45,14 +48,14 @@ export async function planLogoRestore(
 ): Promise<RestoreOutcome> {
   const old = (await kv.get<LogoRecord>(logoKey(record.domain))).value;
   if (old === null) return "added";
-  if (isDeepStrictEqual(old, record)) return "unchanged";
+  if (isDeepStrictEqual(withoutInlineBytes(old), withoutInlineBytes(record))) return "unchanged";
   return options.replace ? "replaced" : "conflict";
 }
 
 /**
  * Stores `record` with the bytes of its renditions (`blobs`, by hash; checked by the caller). A
- * record equal to the stored one writes nothing (`unchanged`); a different stored record is kept
- * (`conflict`) unless `replace`.
+ * record equal to the stored one (bytes inlined or not) writes nothing (`unchanged`); a different
+ * stored record is kept (`conflict`) unless `replace`.
  *
  * @throws {Error} when other writers keep changing the domain's logo.
  */
@@ -63,21 +66,19 @@ export async function restoreLogo(
   options: RestoreLogoOptions,
 ): Promise<RestoreOutcome> {
   const store = new BlobStore(kv, { clock: options.clock });
-  const wanted = new Set(Object.values(record.renditions).map((r) => r.hash));
+  const plain = withoutInlineBytes(record);
+  const { stored, blobs: wanted } = layOut(plain, blobs);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await kv.get<LogoRecord>(logoKey(record.domain));
     const old = entry.value;
-    if (old !== null && isDeepStrictEqual(old, record)) return "unchanged";
+    if (old !== null && isDeepStrictEqual(withoutInlineBytes(old), plain)) return "unchanged";
     if (old !== null && !options.replace) return "conflict";
-    const oldHashes = new Set(old === null ? [] : Object.values(old.renditions).map((r) => r.hash));
-    const added = [...wanted].filter((h) => !oldHashes.has(h)).map((hash) => ({
-      hash,
-      bytes: blobs.get(hash)!,
-    }));
-    const removed = [...oldHashes].filter((h) => !wanted.has(h));
+    const oldHashes = new Set(old === null ? [] : blobHashes(old));
+    const added = wanted.filter((b) => !oldHashes.has(b.hash));
+    const removed = [...oldHashes].filter((h) => !wanted.some((b) => b.hash === h));
     const refs = await store.reference(added, removed);
     if (refs === null) continue;
-    const op = kv.atomic().check(entry).set(entry.key, record);
+    const op = kv.atomic().check(entry).set(entry.key, stored);
     refs.apply(op);
     if (!(await op.commit()).ok) continue;
     for (const hash of refs.orphaned) {

@@ -8,8 +8,10 @@
  * at any point therefore leaves either the old logo or the new one visible, never a half of one,
  * and removing a logo never deletes bytes another record still uses.
  *
- * KV layout (see `keyspace.ts`): `["logos", domain]` → {@link LogoRecord}; blobs as in
- * `blob_store.ts`.
+ * KV layout (see `keyspace.ts`): `["logos", domain]` → {@link LogoRecord}, with the `default`
+ * rendition's bytes inside it (`inline_rendition.ts`: a default request not in memory costs one KV
+ * read); the other renditions as blobs (`blob_store.ts`). Records written before that layout, with
+ * every rendition a blob, are read as they are and rewritten by the next `put`.
  *
  * @example
  * ```ts
@@ -17,19 +19,20 @@
  * const logos = new LogoStore(await Deno.openKv(":memory:"));
  * const png = await Deno.readFile("example.com.png");
  * const { record } = await logos.put("example.com", png, { source: "file:example.com.png" });
- * const body = await logos.readBlob(record.renditions.default.hash); // the default 128-px PNG
+ * const body = await logos.readRendition(record.renditions.default); // the default 128-px PNG
  * ```
  * @module
  */
-import { BlobStore, type BlobWrite } from "./blob_store.ts";
+import { BlobStore } from "./blob_store.ts";
+import { blobHashes, isCurrentLayout, layOut } from "./inline_rendition.ts";
 import { logoKey, LOGOS_PREFIX } from "./keyspace.ts";
 import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { PIPELINE_VERSION, prepareLogo } from "./logo_ingest.ts";
 import { sha256Hex } from "./sha256.ts";
 
-/** A precomputed image stored as a blob. */
+/** A precomputed image: inside its record (`data`) or a blob. */
 export interface Rendition {
-  /** SHA-256 hex of the bytes: the blob address for {@link LogoStore.readBlob}. */
+  /** SHA-256 hex of the bytes: its blob address (unless `data` holds them) and its ETag. */
   hash: string;
   /** MIME type (`image/png`). */
   type: string;
@@ -39,6 +42,12 @@ export interface Rendition {
   height: number;
   /** Length in bytes. */
   bytes: number;
+  /**
+   * The bytes themselves when the record holds them (the `default` rendition, when it fits:
+   * `inline_rendition.ts`); absent when they are the blob at `hash`. Read either way with
+   * {@link LogoStore.readRendition}.
+   */
+  data?: Uint8Array;
 }
 
 /** What is stored for a domain. */
@@ -114,12 +123,15 @@ export class LogoStore {
     checkDomain(domain);
     const hash = await sha256Hex(bytes);
     const current = await this.get(domain);
-    if (current !== null && current.hash === hash && current.pipeline === PIPELINE_VERSION) {
+    if (
+      current !== null && current.hash === hash && current.pipeline === PIPELINE_VERSION &&
+      isCurrentLayout(current)
+    ) {
       return { record: current, changed: false };
     }
     const prepared = await prepareLogo(bytes, this.#imaging);
     const renditions: Record<string, Rendition> = {};
-    const blobs = new Map<string, BlobWrite>();
+    const bytesByHash = new Map<string, Uint8Array>();
     for (const [name, r] of Object.entries(prepared.renditions)) {
       renditions[name] = {
         hash: r.hash,
@@ -128,19 +140,19 @@ export class LogoStore {
         height: r.height,
         bytes: r.bytes.length,
       };
-      blobs.set(r.hash, { hash: r.hash, bytes: r.bytes });
+      bytesByHash.set(r.hash, r.bytes);
     }
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const entry = await this.#kv.get<LogoRecord>(logoKey(domain));
       const old = entry.value;
-      if (old !== null && old.hash === hash && old.pipeline === PIPELINE_VERSION) {
+      if (
+        old !== null && old.hash === hash && old.pipeline === PIPELINE_VERSION &&
+        isCurrentLayout(old)
+      ) {
         return { record: old, changed: false };
       }
-      const oldHashes = new Set(old === null ? [] : renditionHashes(old));
-      const added = [...blobs.values()].filter((b) => !oldHashes.has(b.hash));
-      const removed = [...oldHashes].filter((h) => !blobs.has(h));
       const now = this.#clock();
-      const record: LogoRecord = {
+      const { stored: record, blobs } = layOut({
         domain,
         hash,
         type: prepared.type,
@@ -151,7 +163,10 @@ export class LogoStore {
         updatedAt: now,
         pipeline: PIPELINE_VERSION,
         renditions,
-      };
+      }, bytesByHash);
+      const oldHashes = new Set(old === null ? [] : blobHashes(old));
+      const added = blobs.filter((b) => !oldHashes.has(b.hash));
+      const removed = [...oldHashes].filter((h) => !blobs.some((b) => b.hash === h));
       const refs = await this.#blobs.reference(added, removed);
       if (refs === null) continue;
       const op = this.#kv.atomic().check(entry).set(entry.key, record);
@@ -170,11 +185,21 @@ export class LogoStore {
   }
 
   /**
-   * The bytes of a rendition, reassembled from its chunks, or `null` when no live blob has this
-   * hash (for instance because its record was just removed).
+   * The bytes of a blob, reassembled from its chunks, or `null` when no live blob has this hash
+   * (for instance because its record was just removed).
    */
   readBlob(hash: string): Promise<Uint8Array | null> {
     return this.#blobs.read(hash);
+  }
+
+  /**
+   * The bytes of a rendition of a record: those inside the record (no KV read), else its blob's
+   * ({@link readBlob}, `null` when gone).
+   */
+  readRendition(rendition: Rendition): Promise<Uint8Array | null> {
+    return rendition.data !== undefined
+      ? Promise.resolve(rendition.data)
+      : this.readBlob(rendition.hash);
   }
 
   /**
@@ -185,7 +210,7 @@ export class LogoStore {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const entry = await this.#kv.get<LogoRecord>(logoKey(domain));
       if (entry.value === null) return false;
-      const refs = await this.#blobs.reference([], renditionHashes(entry.value));
+      const refs = await this.#blobs.reference([], blobHashes(entry.value));
       if (refs === null) continue;
       const op = this.#kv.atomic().check(entry).delete(entry.key);
       refs.apply(op);
@@ -227,10 +252,6 @@ export class LogoStore {
       }
     }
   }
-}
-
-function renditionHashes(record: LogoRecord): string[] {
-  return [...new Set(Object.values(record.renditions).map((r) => r.hash))];
 }
 
 function checkDomain(domain: string): void {

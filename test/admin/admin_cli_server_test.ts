@@ -45,7 +45,7 @@ Deno.test("keys and logos made with the admin CLI are served by the app on the s
     assert.equal(ok.status, 200);
     assert.equal(ok.headers.get("content-type"), "image/png");
     const record = (await new LogoStore(server.kv).get("example.com"))!;
-    const expected = await new LogoStore(server.kv).readBlob(record.renditions.default.hash);
+    const expected = await new LogoStore(server.kv).readRendition(record.renditions.default);
     assert.deepEqual(new Uint8Array(await ok.arrayBuffer()), expected, "the precomputed answer");
 
     const parent = await fetch(url("www.example.org", open.publishableKey));

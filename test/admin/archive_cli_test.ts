@@ -102,9 +102,9 @@ async function assertWholeAsIn(kv: Deno.Kv, source: Deno.Kv): Promise<LogoRecord
   for (const record of records) {
     assert.deepEqual(record, await from.get(record.domain));
     for (const rendition of Object.values(record.renditions)) {
-      const bytes = await to.readBlob(rendition.hash);
+      const bytes = await to.readRendition(rendition);
       assert.ok(bytes !== null, `${record.domain}: an image is missing`);
-      assert.deepEqual(bytes, await from.readBlob(rendition.hash));
+      assert.deepEqual(bytes, await from.readRendition(rendition));
     }
   }
   return records;

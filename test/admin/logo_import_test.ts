@@ -6,6 +6,7 @@ import { sha256Hex } from "../../src/store/sha256.ts";
 import { adminCommand, runAdminCli } from "../support/admin_cli.ts";
 import { lines, readUntil } from "../support/lines.ts";
 import { noiseImage } from "../support/images.ts";
+import { blobHashes } from "../../src/store/inline_rendition.ts";
 
 /** Every visible record's renditions read back complete and hash-match. */
 async function assertAllComplete(kv: Deno.Kv): Promise<LogoRecord[]> {
@@ -13,7 +14,7 @@ async function assertAllComplete(kv: Deno.Kv): Promise<LogoRecord[]> {
   const records = await Array.fromAsync(logos.list());
   for (const record of records) {
     for (const [name, rendition] of Object.entries(record.renditions)) {
-      const bytes = await logos.readBlob(rendition.hash);
+      const bytes = await logos.readRendition(rendition);
       assert.ok(bytes !== null, `${record.domain}: ${name} is complete`);
       assert.equal(await sha256Hex(bytes), rendition.hash, `${record.domain}: ${name} hash`);
     }
@@ -69,9 +70,7 @@ Deno.test("an import killed halfway leaves only complete logos and a re-run fini
       const records = await assertAllComplete(after);
       assert.equal(records.length, total);
       // No garbage either: every chunk belongs to a live, referenced blob whose chunks all exist.
-      const referenced = new Set(
-        records.flatMap((r) => Object.values(r.renditions).map((x) => x.hash)),
-      );
+      const referenced = new Set(records.flatMap((r) => blobHashes(r)));
       const manifests = await Array.fromAsync(after.list<BlobManifest>({ prefix: ["blobs"] }));
       assert.deepEqual(new Set(manifests.map((m) => m.key[1])), referenced);
       for (const m of manifests) assert.equal(m.value.state, "live");

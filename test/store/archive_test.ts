@@ -69,7 +69,7 @@ Deno.test("archive: a round trip restores keys that authenticate with their toke
       const record = await to.get(domain);
       assert.deepEqual(record, await from.get(domain));
       for (const rendition of Object.values(record!.renditions)) {
-        assert.deepEqual(await to.readBlob(rendition.hash), await from.readBlob(rendition.hash));
+        assert.deepEqual(await to.readRendition(rendition), await from.readRendition(rendition));
       }
     }
     // Served: the same bytes for the open key's pk and for the secret key, from either store.
@@ -273,8 +273,8 @@ Deno.test("archive: a logo changed or removed during the export is exported whol
     const record = (await restored.get(DOMAINS[0]))!;
     for (const rendition of Object.values(record.renditions)) {
       assert.deepEqual(
-        await restored.readBlob(rendition.hash),
-        await logos.readBlob(rendition.hash),
+        await restored.readRendition(rendition),
+        await logos.readRendition(rendition),
       );
     }
   });

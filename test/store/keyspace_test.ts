@@ -29,6 +29,7 @@ import {
   secretIndexKey,
 } from "../../src/store/keyspace.ts";
 import { KeyStore } from "../../src/store/key_store.ts";
+import type { LogoRecord } from "../../src/store/logo_store.ts";
 import { writeMarker } from "../../src/store/archive_import.ts";
 
 const HASH = "ab".repeat(32);
@@ -120,6 +121,14 @@ Deno.test("keyspace: a store filled by the real modules holds exactly the layout
     await writeMarker(kv, { sha256: HASH, startedAt: now, keys: 1, logos: 0 });
 
     const seen = new Set<string>();
+    for await (const entry of kv.list<LogoRecord>({ prefix: LOGOS_PREFIX })) {
+      // The value of `["logos", domain]`: the record, with the default rendition's bytes inside.
+      const { data, ...rendition } = entry.value.renditions.default;
+      assert.ok(data instanceof Uint8Array && data.length === rendition.bytes, "default inside");
+      for (const [name, other] of Object.entries(entry.value.renditions)) {
+        if (name !== "default") assert.equal(other.data, undefined, `${name} is a blob`);
+      }
+    }
     for await (const entry of kv.list({ prefix: [] })) {
       const shapes = Object.entries(LAYOUT).filter(([, matches]) => matches(entry.key));
       assert.equal(shapes.length, 1, `key ${JSON.stringify(entry.key)} is not in the layout`);

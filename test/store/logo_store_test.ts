@@ -3,6 +3,7 @@ import { ImageCoreError, probe, transform } from "../../imagecore/mod.ts";
 import { CHUNK_SIZE } from "../../src/store/blob_store.ts";
 import { blobChunksPrefix, blobManifestKey } from "../../src/store/keyspace.ts";
 import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
+import { blobHashes } from "../../src/store/inline_rendition.ts";
 import { sha256Hex } from "../../src/store/sha256.ts";
 import { flatImage, noiseImage } from "../support/images.ts";
 
@@ -27,7 +28,7 @@ async function allKeys(kv: Deno.Kv, prefix: Deno.KvKey = []): Promise<string[]> 
 /** Every rendition of `record` reads back complete and matches its hash, size and dimensions. */
 async function assertComplete(logos: LogoStore, record: LogoRecord): Promise<void> {
   for (const [name, rendition] of Object.entries(record.renditions)) {
-    const bytes = await logos.readBlob(rendition.hash);
+    const bytes = await logos.readRendition(rendition);
     assert.ok(bytes !== null, `${record.domain} ${name} readable`);
     assert.equal(bytes.length, rendition.bytes);
     assert.equal(await sha256Hex(bytes), rendition.hash);
@@ -62,16 +63,16 @@ Deno.test("logo store precomputes the exact default 128-px answer from the norma
     const { record } = await logos.put("example.com", flatImage(500, 250, [0, 90, 200, 255]), {
       source: "test",
     });
-    const source = (await logos.readBlob(record.renditions.source.hash))!;
+    const source = (await logos.readRendition(record.renditions.source))!;
     // Stored renditions are encoded with the smallest effort (same pixels as a request's render).
     const expected = transform(source, { width: 128, effort: "small" });
-    const stored = await logos.readBlob(record.renditions.default.hash);
+    const stored = await logos.readRendition(record.renditions.default);
     assert.deepEqual(stored, expected.bytes);
     assert.deepEqual(
       [record.renditions.default.width, record.renditions.default.height],
       [128, 64],
     );
-    const mid = await logos.readBlob(record.renditions.mid.hash);
+    const mid = await logos.readRendition(record.renditions.mid);
     assert.deepEqual(mid, transform(source, { width: 256, effort: "small" }).bytes);
     await assertComplete(logos, record);
   });
@@ -163,7 +164,7 @@ Deno.test("logo store remove keeps blobs another domain still uses, then deletes
     assert.equal(await logos.get("a.example"), null);
     await assertComplete(logos, (await logos.get("b.example"))!);
     assert.equal(await logos.remove("b.example"), true);
-    assert.equal(await logos.readBlob(a.renditions.source.hash), null);
+    assert.equal(await logos.readRendition(a.renditions.source), null);
     assert.deepEqual(await allKeys(kv), [], "nothing left behind");
     assert.equal(await logos.remove("b.example"), false);
   });
@@ -178,8 +179,8 @@ Deno.test("logo store replacing a logo collects the old blobs and keeps createdA
     assert.equal(changed, true);
     assert.equal(record.createdAt, first.createdAt);
     assert.ok(record.updatedAt > first.updatedAt);
-    assert.equal(await logos.readBlob(first.renditions.source.hash), null);
-    const hashes = new Set(Object.values(record.renditions).map((r) => r.hash));
+    assert.equal(await logos.readRendition(first.renditions.source), null);
+    const hashes = new Set(blobHashes(record));
     const stored = (await allKeys(kv, ["blobs"])).map((k) => JSON.parse(k)[1]);
     assert.deepEqual(new Set(stored), hashes, "only the new logo's blobs remain");
     await assertComplete(logos, record);
@@ -235,7 +236,7 @@ Deno.test("logo store concurrent puts and removes of shared bytes keep exact ref
     const uses = new Map<string, number>();
     for (const record of records) {
       await assertComplete(logos, record);
-      for (const hash of new Set(Object.values(record.renditions).map((r) => r.hash))) {
+      for (const hash of blobHashes(record)) {
         uses.set(hash, (uses.get(hash) ?? 0) + 1);
       }
     }

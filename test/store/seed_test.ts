@@ -29,7 +29,7 @@ Deno.test("seedIfEmpty creates a live demo key and complete demo logos on an emp
       const record = await logos.get(domain);
       assert.ok(record !== null, domain);
       assert.equal(record.source, "demo");
-      const bytes = await logos.readBlob(record.renditions.default.hash);
+      const bytes = await logos.readRendition(record.renditions.default);
       assert.ok(bytes !== null);
       assert.equal(await sha256Hex(bytes), record.renditions.default.hash);
       assert.equal(record.renditions.default.width, 128);

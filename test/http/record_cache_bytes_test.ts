@@ -1,0 +1,65 @@
+/**
+ * The resolver's record cache is bounded in bytes: records carry their default rendition's bytes
+ * (`src/store/inline_rendition.ts`), so a bound in entries alone (20,000 × ~7 KB) would not be one.
+ */
+import assert from "node:assert/strict";
+import {
+  createResolver,
+  RECORD_OVERHEAD_BYTES,
+  recordCacheBytes,
+} from "../../src/http/resolve_logo.ts";
+import type { LogoRecord } from "../../src/store/logo_store.ts";
+
+function recordWithDefault(domain: string, bytes: number): LogoRecord {
+  return {
+    domain,
+    hash: "00".repeat(32),
+    type: "image/png",
+    width: 128,
+    height: 128,
+    source: "test",
+    createdAt: 0,
+    updatedAt: 0,
+    pipeline: 1,
+    renditions: {
+      default: {
+        hash: "11".repeat(32),
+        type: "image/png",
+        width: 128,
+        height: 128,
+        bytes,
+        data: new Uint8Array(bytes),
+      },
+    },
+  };
+}
+
+Deno.test("recordCacheBytes counts a record's inlined bytes plus a fixed overhead", () => {
+  assert.equal(recordCacheBytes(null), RECORD_OVERHEAD_BYTES);
+  assert.equal(
+    recordCacheBytes(recordWithDefault("a.example", 6_000)),
+    RECORD_OVERHEAD_BYTES + 6_000,
+  );
+});
+
+Deno.test("the record cache keeps at most maxBytes of records, the oldest going first", async () => {
+  const gets: string[] = [];
+  const perRecord = RECORD_OVERHEAD_BYTES + 10_000;
+  const resolve = createResolver({
+    logos: {
+      get: (domain) => {
+        gets.push(domain);
+        return Promise.resolve(recordWithDefault(domain, 10_000));
+      },
+    },
+    maxEntries: 1_000,
+    maxBytes: 5 * perRecord,
+  });
+  const domains = Array.from({ length: 8 }, (_, i) => `d${i}.example`);
+  for (const domain of domains) await resolve(domain);
+  assert.equal(gets.length, 8);
+  for (const domain of domains.slice(3)) await resolve(domain);
+  assert.equal(gets.length, 8, "the five newest are cached");
+  await resolve(domains[0]);
+  assert.deepEqual(gets.slice(8), [domains[0]], "the oldest was evicted and is read again");
+});
