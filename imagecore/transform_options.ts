@@ -19,6 +19,8 @@ import { checkInputSize, ImageCoreError, LIMITS } from "./refusals.ts";
  * WebP and JPEG have one setting each.
  */
 export type EncodeEffort = "fast" | "small";
+/** Every {@link EncodeEffort}, in the order of their WASM codes. */
+export const ENCODE_EFFORTS: readonly EncodeEffort[] = Object.freeze(["fast", "small"] as const);
 
 /** Options of {@link transform}. */
 export interface TransformOptions {
@@ -37,7 +39,9 @@ export interface TransformOptions {
 /** Code of each output format across the WASM boundary (Rust `OutputFormat::from_code`). */
 export const FORMAT_CODES: Readonly<Record<LogoFormat, number>> = { png: 0, webp: 1, jpeg: 2 };
 /** Code of each effort across the WASM boundary (Rust `Effort::from_code`). */
-const EFFORT_CODES: Readonly<Record<EncodeEffort, number>> = { fast: 0, small: 1 };
+const EFFORT_CODES: Readonly<Record<EncodeEffort, number>> = Object.fromEntries(
+  ENCODE_EFFORTS.map((effort, code) => [effort, code]),
+) as Record<EncodeEffort, number>;
 /** Code of each theme across the WASM boundary; 0 is no theme. */
 const THEME_CODES: Readonly<Record<LogoTheme, number>> = { light: 1, dark: 2 };
 

@@ -28,6 +28,7 @@
  */
 import { LOGO_FORMATS, LOGO_THEMES } from "../src/sdk/logo_options.ts";
 import type { ImageCoreErrorCode } from "./refusals.ts";
+import { ENCODE_EFFORTS } from "./transform_options.ts";
 import type { ProbeResult, SourceFormat, TransformOptions, TransformResult } from "./mod.ts";
 
 /** Cell: sequence number of the job last posted (written last by the pool). */
@@ -121,7 +122,7 @@ function codeOf(list: readonly string[], value: string | undefined): number {
 }
 
 /** The options the mailbox carries; a job with any other goes by message, so none is dropped. */
-const CARRIED = new Set(["width", "greyscale", "theme", "format"]);
+const CARRIED = new Set(["width", "greyscale", "theme", "format", "effort"]);
 
 function encodeFlags(options: TransformOptions): number | undefined {
   for (const key of Object.keys(options)) {
@@ -129,8 +130,10 @@ function encodeFlags(options: TransformOptions): number | undefined {
   }
   const theme = codeOf(LOGO_THEMES, options.theme);
   const format = codeOf(LOGO_FORMATS, options.format);
-  if (theme < 0 || format < 0) return undefined; // unknown: by message, for the exact refusal
-  return (options.greyscale === true ? 1 : 0) | theme << 1 | format << 4;
+  const effort = codeOf(ENCODE_EFFORTS, options.effort);
+  // Unknown: by message, for the exact refusal.
+  if (theme < 0 || format < 0 || effort < 0) return undefined;
+  return (options.greyscale === true ? 1 : 0) | theme << 1 | format << 4 | effort << 7;
 }
 
 /**
@@ -178,11 +181,13 @@ export function readJob(box: Mailbox): MailboxJob {
   const flags = cells[FLAGS];
   const theme = (flags >> 1) & 7;
   const format = (flags >> 4) & 7;
+  const effort = (flags >> 7) & 3;
   const options: TransformOptions = {};
   if (cells[WIDTH] !== NO_WIDTH) options.width = cells[WIDTH];
   if (flags & 1) options.greyscale = true;
   if (theme > 0) options.theme = LOGO_THEMES[theme - 1];
   if (format > 0) options.format = LOGO_FORMATS[format - 1];
+  if (effort > 0) options.effort = ENCODE_EFFORTS[effort - 1];
   const length = cells[INPUT_LENGTH];
   const input = length < 0 ? undefined : new Uint8Array(box.buffer, DATA_OFFSET, length);
   return { op: OPS[cells[OP]], input, options };

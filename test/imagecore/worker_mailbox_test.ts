@@ -12,7 +12,13 @@ import {
 Deno.test("worker mailbox: a job's options and input read back exactly as posted", () => {
   const box = createMailbox(64);
   const input = new Uint8Array([1, 2, 3, 4, 5]);
-  const options = { width: 300, greyscale: true, theme: "dark", format: "webp" } as const;
+  const options = {
+    width: 300,
+    greyscale: true,
+    theme: "dark",
+    format: "webp",
+    effort: "small",
+  } as const;
   assert.equal(postJob(box, 7, "transform", input, options), true);
   assert.equal(Atomics.load(box.cells, POSTED), 7);
   const job = readJob(box);
@@ -31,10 +37,11 @@ Deno.test("worker mailbox: what cannot cross exactly is left to postMessage", ()
   const odd = (options: any) => postJob(box, 1, "transform", small, options);
   assert.equal(odd({ format: "gif" }), false, "unknown format keeps imagecore's own refusal");
   assert.equal(odd({ theme: "blue" }), false);
+  assert.equal(odd({ effort: "best" }), false, "unknown effort keeps imagecore's own refusal");
   assert.equal(odd({ width: 1.5 }), false);
   assert.equal(odd({ width: -3 }), false);
   assert.equal(
-    odd({ width: 64, effort: "fast" }),
+    odd({ width: 64, sharpen: true }),
     false,
     "an option it does not know is not dropped",
   );
