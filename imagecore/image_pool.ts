@@ -31,9 +31,12 @@
  */
 import { Worker } from "node:worker_threads";
 import type { ImageJob, ImageOp, WorkerMessage } from "./image_worker.ts";
+import { type PackedRenditions, unpackRenditions } from "./renditions.ts";
 import {
   ImageCoreError,
   type ProbeResult,
+  type RenditionsOptions,
+  type RenditionsResult,
   type TransformOptions,
   type TransformResult,
 } from "./mod.ts";
@@ -48,6 +51,12 @@ export interface ImageWork {
     options?: TransformOptions,
     job?: JobOptions,
   ): Promise<TransformResult>;
+  /** Decode once, render the source and further widths as PNG (`./renditions.ts`). */
+  renditions(
+    input: Uint8Array,
+    options: RenditionsOptions,
+    job?: JobOptions,
+  ): Promise<RenditionsResult>;
 }
 
 /** Per-job options. */
@@ -96,7 +105,7 @@ export interface ImagePool extends ImageWork, AsyncDisposable {
    * releases a `test:hold` once its first Int32 cell is set and notified.
    */
   runForTests(
-    op: Exclude<ImageOp, "probe" | "transform">,
+    op: Exclude<ImageOp, "probe" | "transform" | "renditions">,
     job?: JobOptions,
     signal?: SharedArrayBuffer,
   ): Promise<unknown>;
@@ -328,6 +337,13 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       submit({ op: "transform", input, options: transformOptions }, job) as Promise<
         TransformResult
       >,
+    renditions: async (input, renditionsOptions, job) =>
+      unpackRenditions(
+        await submit(
+          { op: "renditions", input, options: renditionsOptions },
+          job,
+        ) as PackedRenditions,
+      ),
     runForTests: (op, job, signal) => submit({ op, signal }, job),
     stats: () => ({
       started,

@@ -14,6 +14,8 @@ import { parentPort } from "node:worker_threads";
 import {
   ImageCoreError,
   probe,
+  type RenditionsOptions,
+  renditionsPacked,
   setMemoryHighWater,
   transform,
   type TransformOptions,
@@ -26,6 +28,7 @@ import {
 export type ImageOp =
   | "probe"
   | "transform"
+  | "renditions"
   | "test:spin"
   | "test:heap"
   | "test:grow"
@@ -45,8 +48,8 @@ export interface ImageJob {
    * against 0.3 ms of CPU for 56 kB, `bench/render_overhead_bench.ts`).
    */
   input?: ArrayBuffer;
-  /** Options of `transform`. */
-  options?: TransformOptions;
+  /** Options of `transform`, or of `renditions` (`./renditions.ts`). */
+  options?: TransformOptions | RenditionsOptions;
   /** `test:hold` waits until the first Int32 cell of this buffer is not 0. */
   signal?: SharedArrayBuffer;
 }
@@ -57,7 +60,10 @@ export type WorkerMessage =
   | {
     type: "done";
     id: number;
-    /** The result; a `transform`'s `bytes` come as a whole `ArrayBuffer` (see `input`). */
+    /**
+     * The result; the `bytes` of a `transform` (or the packed images of `renditions`) come as a
+     * whole `ArrayBuffer` (see `input`).
+     */
     result?: unknown;
     error?: { code: ImageCoreError["code"]; message: string };
     memoryBytes: number;
@@ -105,7 +111,9 @@ function run(job: ImageJob): unknown {
     case "probe":
       return probe(new Uint8Array(job.input!));
     case "transform":
-      return transform(new Uint8Array(job.input!), job.options ?? {});
+      return transform(new Uint8Array(job.input!), (job.options ?? {}) as TransformOptions);
+    case "renditions":
+      return renditionsPacked(new Uint8Array(job.input!), job.options as RenditionsOptions);
     default:
       return testOp(job.op, job.signal);
   }

@@ -1,8 +1,9 @@
-// imagecore-build: source-sha256=204969ed992c0d5177944dc4a3f2a4f8b32a07e110f643cf1ed69b7d52c49512 wasm-sha256=2a128584978081b382a1b718c9c66af38bf7478743897a48d15002431d181722 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=b88b030a7fcdb39636f7ce755091893d3ab739b5cbd2bda520c53d7b0edea375 wasm-sha256=ad5108a0fc17c5171197c69e495890c6ca21f89388bd67639b4e18bca11d418b rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
     __wbg_instance_id++;
+    cachedUint32ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     if (typeof numBytesDecoded !== 'undefined') numBytesDecoded = 0;
     if (typeof WASM_VECTOR_LEN !== 'undefined') WASM_VECTOR_LEN = 0;
@@ -95,6 +96,38 @@ export function probe(input) {
 }
 
 /**
+ * Decodes once and renders PNG renditions: the source at `source_width`, then each of `widths`
+ * from its pixels (see `renditions`). Returns them packed by `renditions::pack`.
+ * @param {Uint8Array | number[]} input
+ * @param {number} source_width
+ * @param {Uint32Array | number[]} widths
+ * @returns {Uint8Array}
+ */
+export function renditions(input, source_width, widths) {
+    const val3 = +source_width;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passArray32ToWasm0(widths, wasm.__wbindgen_malloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.renditions(ptr0, len0, val3, ptr1, len1);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v4 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    return v4;
+}
+
+/**
  * Whether an allocation failed since the last call, clearing the note. Safe to call after a
  * trap: it touches one static, no stack and no heap.
  * @returns {boolean}
@@ -184,12 +217,27 @@ function getStringFromWasm0(ptr, len) {
     return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 }
 
+let cachedUint32ArrayMemory0 = null;
+function getUint32ArrayMemory0() {
+    if (cachedUint32ArrayMemory0 === null || cachedUint32ArrayMemory0.byteLength === 0) {
+        cachedUint32ArrayMemory0 = new Uint32Array(wasm.memory.buffer);
+    }
+    return cachedUint32ArrayMemory0;
+}
+
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
     if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
         cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
     }
     return cachedUint8ArrayMemory0;
+}
+
+function passArray32ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 4, 4) >>> 0;
+    getUint32ArrayMemory0().set(arg, ptr / 4);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
 }
 
 function passArray8ToWasm0(arg, malloc) {
@@ -228,6 +276,7 @@ function __wbg_finalize_init(instance, module) {
     wasmInstance = instance;
     wasm = instance.exports;
     wasmModule = module;
+    cachedUint32ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     wasm.__wbindgen_start();
     return wasm;

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=204969ed992c0d5177944dc4a3f2a4f8b32a07e110f643cf1ed69b7d52c49512 wasm-sha256=2c23c953dd56dff4dbd5e3023aa101ea6032d78ec98ec894578f2c3909519560 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=b88b030a7fcdb39636f7ce755091893d3ab739b5cbd2bda520c53d7b0edea375 wasm-sha256=6fd5745d5c29cacf49734cf9e7ecd08f53f2505a5d274ecfe11ea70d866a73ea rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
