@@ -24,7 +24,7 @@
 import { BlobStore, type BlobWrite } from "./blob_store.ts";
 import { logoKey, LOGOS_PREFIX } from "./keyspace.ts";
 import type { ImageWork } from "../../imagecore/image_pool.ts";
-import { PIPELINE_VERSION, prepareLogo } from "./logo_ingest.ts";
+import { PIPELINE_VERSION, type PreparedRendition, prepareLogo } from "./logo_ingest.ts";
 import { sha256Hex } from "./sha256.ts";
 
 /** A precomputed image stored as a blob. */
@@ -57,14 +57,14 @@ export interface LogoRecord {
   source: string;
   /** When the domain first got a logo (epoch ms). */
   createdAt: number;
-  /** When the logo last changed (epoch ms). */
+  /** When the logo, or its renditions (`logo rerender`), last changed (epoch ms). */
   updatedAt: number;
   /** Rendition recipe version (`PIPELINE_VERSION` of `logo_ingest.ts`). */
   pipeline: number;
   /**
    * Precomputed PNGs: `default` is the exact 128-px answer to a request with no options; `source`
-   * is the normalised source (at most 1200 px wide, never upscaled); `mid` (256 px) exists when
-   * the source is wider than 256 px.
+   * is the normalised source (at most 1200 px wide, never upscaled). Records of recipe 1 also
+   * have a 256-px `mid` (see `logo_ingest.ts`).
    */
   renditions: Record<string, Rendition>;
 }
@@ -101,7 +101,8 @@ export class LogoStore {
   /**
    * Stores `bytes` as the logo of `domain` (already normalised by `normalizeDomain`). Validates
    * and renders first, so bad bytes write nothing. Bytes identical to the stored source (same
-   * SHA-256, same recipe) write nothing and return `changed: false`.
+   * SHA-256, same recipe) write nothing and return `changed: false`: that check reads the record
+   * only, before any decoding, so a resumed import skips a stored logo for the price of a hash.
    *
    * @throws {ImageCoreError} when imagecore refuses the bytes ("Cannot decode image: …").
    * @throws {TypeError} when `domain` is not a normalised domain string.
@@ -114,13 +115,72 @@ export class LogoStore {
     checkDomain(domain);
     const hash = await sha256Hex(bytes);
     const current = await this.get(domain);
-    if (current !== null && current.hash === hash && current.pipeline === PIPELINE_VERSION) {
-      return { record: current, changed: false };
-    }
+    if (isCurrent(current, hash)) return { record: current!, changed: false };
     const prepared = await prepareLogo(bytes, this.#imaging);
+    const result = await this.#commit(domain, prepared.renditions, (old, now) => {
+      if (isCurrent(old, hash)) return null;
+      return {
+        domain,
+        hash,
+        type: prepared.type,
+        width: prepared.width,
+        height: prepared.height,
+        source: meta.source,
+        createdAt: old?.createdAt ?? now,
+        updatedAt: now,
+        pipeline: PIPELINE_VERSION,
+        renditions: {},
+      };
+    });
+    // Not changed: the record was current (so not null) when the commit looked.
+    return { record: result.record!, changed: result.changed };
+  }
+
+  /**
+   * Re-renders the logo of `domain` from its stored `source` rendition with the current recipe
+   * (`PIPELINE_VERSION`), in one atomic commit like `put`: a reader sees the old renditions or
+   * the new ones. Without `all`, a record already made by the current recipe is left alone
+   * (`current`), so a second run skips what the first did. The record keeps its source facts
+   * (`hash`, `type`, size, `source`); `updatedAt` is the time of the re-render. A record changed
+   * or removed while its renditions were made is left as the change left it (`changed`,
+   * `missing`).
+   *
+   * @throws {ImageCoreError} when imagecore refuses the stored source (a store damaged by hand).
+   */
+  async rerender(
+    domain: string,
+    options: { all?: boolean } = {},
+  ): Promise<"rerendered" | "current" | "changed" | "missing"> {
+    const first = await this.get(domain);
+    if (first === null) return "missing";
+    if (!options.all && first.pipeline === PIPELINE_VERSION) return "current";
+    const from = first.renditions.source;
+    const sourceBytes = from === undefined ? null : await this.readBlob(from.hash);
+    if (sourceBytes === null) return (await this.get(domain)) === null ? "missing" : "changed";
+    const prepared = await prepareLogo(sourceBytes, this.#imaging);
+    const result = await this.#commit(domain, prepared.renditions, (old, now) => {
+      if (old === null || old.hash !== first.hash || old.renditions.source?.hash !== from!.hash) {
+        return null;
+      }
+      return { ...old, updatedAt: now, pipeline: PIPELINE_VERSION, renditions: {} };
+    });
+    if (result.changed) return "rerendered";
+    return result.record === null ? "missing" : "changed";
+  }
+
+  /**
+   * Commits `prepared` renditions as the record `build` makes from the current one (its
+   * `renditions` are filled in here), with the blobs' reference counts, in one atomic commit
+   * retried on contention. `build` returning `null` commits nothing.
+   */
+  async #commit(
+    domain: string,
+    prepared: Record<string, PreparedRendition>,
+    build: (old: LogoRecord | null, now: number) => LogoRecord | null,
+  ): Promise<{ record: LogoRecord | null; changed: boolean }> {
     const renditions: Record<string, Rendition> = {};
     const blobs = new Map<string, BlobWrite>();
-    for (const [name, r] of Object.entries(prepared.renditions)) {
+    for (const [name, r] of Object.entries(prepared)) {
       renditions[name] = {
         hash: r.hash,
         type: r.type,
@@ -133,25 +193,12 @@ export class LogoStore {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const entry = await this.#kv.get<LogoRecord>(logoKey(domain));
       const old = entry.value;
-      if (old !== null && old.hash === hash && old.pipeline === PIPELINE_VERSION) {
-        return { record: old, changed: false };
-      }
+      const built = build(old, this.#clock());
+      if (built === null) return { record: old, changed: false };
+      const record: LogoRecord = { ...built, renditions };
       const oldHashes = new Set(old === null ? [] : renditionHashes(old));
       const added = [...blobs.values()].filter((b) => !oldHashes.has(b.hash));
       const removed = [...oldHashes].filter((h) => !blobs.has(h));
-      const now = this.#clock();
-      const record: LogoRecord = {
-        domain,
-        hash,
-        type: prepared.type,
-        width: prepared.width,
-        height: prepared.height,
-        source: meta.source,
-        createdAt: old?.createdAt ?? now,
-        updatedAt: now,
-        pipeline: PIPELINE_VERSION,
-        renditions,
-      };
       const refs = await this.#blobs.reference(added, removed);
       if (refs === null) continue;
       const op = this.#kv.atomic().check(entry).set(entry.key, record);
@@ -227,6 +274,11 @@ export class LogoStore {
       }
     }
   }
+}
+
+/** Whether `record` holds the source of SHA-256 `hash`, rendered by the current recipe. */
+function isCurrent(record: LogoRecord | null, hash: string): boolean {
+  return record !== null && record.hash === hash && record.pipeline === PIPELINE_VERSION;
 }
 
 function renditionHashes(record: LogoRecord): string[] {
