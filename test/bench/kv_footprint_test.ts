@@ -42,12 +42,11 @@ Deno.test("kv footprint: the walk's bytes equal SQLite's, blobs counted per rend
 
     deepStrictEqual(Object.keys(footprint.kinds).sort(), [
       "blob:default",
-      "blob:mid",
       "blob:source",
       "other",
       "record",
     ]);
-    for (const name of ["default", "mid", "source"]) {
+    for (const name of ["default", "source"]) {
       const stored = records.reduce((sum, r) => sum + r.renditions[name].bytes, 0);
       const kind = footprint.kinds[`blob:${name}`];
       // Each blob: its chunks' bytes plus a small manifest.
