@@ -31,6 +31,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { ImageJob, WorkerMessage } from "./image_worker.ts";
+import { type PackedRenditions, unpackRenditions } from "./renditions.ts";
 import {
   createMailbox,
   DEFAULT_MAILBOX_BYTES,
@@ -40,7 +41,12 @@ import {
   postJob,
   readAnswer,
 } from "./worker_mailbox.ts";
-import { ImageCoreError, type ProbeResult, type TransformResult } from "./mod.ts";
+import {
+  ImageCoreError,
+  type ProbeResult,
+  type TransformOptions,
+  type TransformResult,
+} from "./mod.ts";
 
 export type {
   ImagePool,
@@ -243,8 +249,8 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       const seq = slot.seq % 0x7fff_ffff + 1;
       const before = slot.mailbox && Atomics.load(slot.mailbox.cells, DONE);
       if (
-        job.signal === undefined && slot.mailbox &&
-        postJob(slot.mailbox, seq, job.op, job.input, job.options)
+        job.signal === undefined && job.op !== "renditions" && slot.mailbox &&
+        postJob(slot.mailbox, seq, job.op, job.input, job.options as TransformOptions | undefined)
       ) {
         // Posted in shared memory: no message, and the deadline is the wait's own timeout.
         slot.seq = seq;
@@ -329,6 +335,13 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       submit({ op: "transform", input, options: transformOptions }, job) as Promise<
         TransformResult
       >,
+    renditions: async (input, renditionsOptions, job) =>
+      unpackRenditions(
+        await submit(
+          { op: "renditions", input, options: renditionsOptions },
+          job,
+        ) as PackedRenditions,
+      ),
     runForTests: (op, job, signal) => submit({ op, signal }, job),
     stats: () => ({
       started,

@@ -10,7 +10,13 @@
  * @module
  */
 import type { ImageOp } from "./image_worker.ts";
-import type { ProbeResult, TransformOptions, TransformResult } from "./mod.ts";
+import type {
+  ProbeResult,
+  RenditionsOptions,
+  RenditionsResult,
+  TransformOptions,
+  TransformResult,
+} from "./mod.ts";
 
 /** imagecore's two calls, done somewhere: in a pool's worker, or in process for trusted bytes. */
 export interface ImageWork {
@@ -22,6 +28,12 @@ export interface ImageWork {
     options?: TransformOptions,
     job?: JobOptions,
   ): Promise<TransformResult>;
+  /** Decode once, render the source and further widths as PNG (`./renditions.ts`). */
+  renditions(
+    input: Uint8Array,
+    options: RenditionsOptions,
+    job?: JobOptions,
+  ): Promise<RenditionsResult>;
 }
 
 /** Per-job options. */
@@ -75,7 +87,7 @@ export interface ImagePool extends ImageWork, AsyncDisposable {
    * releases a `test:hold` once its first Int32 cell is set and notified.
    */
   runForTests(
-    op: Exclude<ImageOp, "probe" | "transform">,
+    op: Exclude<ImageOp, "probe" | "transform" | "renditions">,
     job?: JobOptions,
     signal?: SharedArrayBuffer,
   ): Promise<unknown>;

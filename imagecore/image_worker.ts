@@ -14,6 +14,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import {
   ImageCoreError,
   probe,
+  type RenditionsOptions,
+  renditionsPacked,
   setMemoryHighWater,
   transform,
   type TransformOptions,
@@ -27,6 +29,7 @@ import { answerJob, type Mailbox, openMailbox, POSTED, readJob } from "./worker_
 export type ImageOp =
   | "probe"
   | "transform"
+  | "renditions"
   | "test:spin"
   | "test:heap"
   | "test:grow"
@@ -46,8 +49,8 @@ export interface ImageJob {
    * against 0.3 ms of CPU for 56 kB, `bench/render_overhead_bench.ts`).
    */
   input?: ArrayBuffer;
-  /** Options of `transform`. */
-  options?: TransformOptions;
+  /** Options of `transform`, or of `renditions` (`./renditions.ts`). */
+  options?: TransformOptions | RenditionsOptions;
   /** `test:hold` waits until the first Int32 cell of this buffer is not 0. */
   signal?: SharedArrayBuffer;
 }
@@ -59,7 +62,10 @@ export type WorkerMessage =
     type: "done";
     /** The job's `id`, or, for a job posted in the mailbox, minus its sequence number. */
     id: number;
-    /** The result; a `transform`'s `bytes` come as a whole `ArrayBuffer` (see `input`). */
+    /**
+     * The result; the `bytes` of a `transform` (or the packed images of `renditions`) come as a
+     * whole `ArrayBuffer` (see `input`).
+     */
     result?: unknown;
     error?: { code: ImageCoreError["code"]; message: string };
     memoryBytes: number;
@@ -105,14 +111,16 @@ export function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
 function run(
   op: ImageOp,
   input?: Uint8Array,
-  options?: TransformOptions,
+  options?: TransformOptions | RenditionsOptions,
   signal?: SharedArrayBuffer,
 ) {
   switch (op) {
     case "probe":
       return probe(input!);
     case "transform":
-      return transform(input!, options ?? {});
+      return transform(input!, (options ?? {}) as TransformOptions);
+    case "renditions":
+      return renditionsPacked(input!, options as RenditionsOptions);
     default:
       return testOp(op, signal);
   }

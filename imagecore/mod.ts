@@ -33,6 +33,14 @@ import {
 } from "./transform_options.ts";
 import { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS } from "./refusals.ts";
 import { setMemoryHighWater, WasmModule } from "./wasm_module.ts";
+import {
+  checkRenditionsOptions,
+  type PackedRenditions,
+  readPacked,
+  type RenditionsOptions,
+  type RenditionsResult,
+  unpackRenditions,
+} from "./renditions.ts";
 import * as glue from "./pkg/imagecore.js";
 import * as svgGlue from "./pkg/imagecore_svg.js";
 
@@ -44,6 +52,7 @@ export type OutputFormat = LogoFormat;
 export type Theme = LogoTheme;
 export { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS, setMemoryHighWater };
 export type { EncodeEffort, TransformOptions };
+export type { PackedRenditions, RenditionsOptions, RenditionsResult };
 
 /** What {@link transformStages} measured: ms of each stage inside one WASM call. */
 export interface StageTimes {
@@ -178,6 +187,46 @@ export function probe(input: Uint8Array): ProbeResult {
     : core.call(() => glue.probe(input));
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   return { format: SOURCE_FORMATS[out[8]], width: readU32(view, 0), height: readU32(view, 4) };
+}
+
+/**
+ * {@link renditions} in its packed form, for a worker to post as one buffer
+ * (`./renditions.ts`): the source is decoded once (an SVG rasterised once, at the source width).
+ *
+ * @throws {ImageCoreError} as {@link transform} does.
+ * @example
+ * ```ts
+ * const packed = renditionsPacked(await Deno.readFile("logo.png"), { sourceMaxWidth: 1200, widths: [128] });
+ * packed.parts.length; // 2
+ * ```
+ */
+export function renditionsPacked(input: Uint8Array, options: RenditionsOptions): PackedRenditions {
+  checkRenditionsOptions(options);
+  const source = probe(input);
+  const width = Math.min(source.width, options.sourceMaxWidth);
+  const widths = Uint32Array.from(options.widths);
+  let raster = input;
+  if (source.format === "svg") {
+    raster = svg.call(() => svgGlue.svg_rasterize(input, width)).subarray(12);
+  }
+  return readPacked(core.call(() => glue.renditions(raster, width, widths)), source);
+}
+
+/**
+ * Decodes `input` once and renders PNG renditions: the source at most `sourceMaxWidth` wide
+ * (never upscaled), then one per entry of `widths` resized from its pixels — the bytes separate
+ * {@link transform} calls would give (`transform(input, { width })`, then
+ * `transform(thatPng, { width: w })` for each `w`).
+ *
+ * @throws {ImageCoreError} as {@link transform} does.
+ * @example
+ * ```ts
+ * const { images } = renditions(await Deno.readFile("logo.png"), { sourceMaxWidth: 1200, widths: [128] });
+ * images[1].width; // 128
+ * ```
+ */
+export function renditions(input: Uint8Array, options: RenditionsOptions): RenditionsResult {
+  return unpackRenditions(renditionsPacked(input, options));
 }
 
 /**

@@ -30,6 +30,8 @@ pub mod out_of_memory;
 #[cfg(feature = "raster")]
 pub mod pipeline;
 #[cfg(feature = "raster")]
+pub mod renditions;
+#[cfg(feature = "raster")]
 pub mod resize;
 #[cfg(feature = "raster")]
 pub mod rgba;
@@ -149,6 +151,15 @@ pub fn probe(input: &[u8]) -> Result<Vec<u8>, JsValue> {
         false,
         &[],
     ))
+}
+
+#[cfg(feature = "raster")]
+/// Decodes once and renders PNG renditions: the source at `source_width`, then each of `widths`
+/// from its pixels (see `renditions`). Returns them packed by `renditions::pack`.
+#[wasm_bindgen]
+pub fn renditions(input: &[u8], source_width: u32, widths: &[u32]) -> Result<Vec<u8>, JsValue> {
+    let outputs = renditions::renditions(input, source_width, widths).map_err(to_js)?;
+    Ok(renditions::pack(&outputs))
 }
 
 #[cfg(feature = "raster")]

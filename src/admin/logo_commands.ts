@@ -9,12 +9,21 @@
  * The files are untrusted: `add` and `import` hand them to imagecore only in an image pool's
  * worker (`imagecore/image_pool.ts`), each job bounded by {@link ADMIN_IMAGE_DEADLINE_MS} and the
  * pool's memory cap; a refused file's message is imagecore's reason. `import` starts one worker
- * per core (`defaultRenderWorkers`) and ingests that many files at once.
+ * per core (`defaultRenderWorkers`) and keeps {@link LOGOS_IN_FLIGHT_PER_WORKER} files per worker
+ * in flight; each logo is one imagecore job (one decode). Its progress says logos/s and an ETA.
+ * A logo already stored from the same bytes by the current recipe is skipped before any decoding
+ * (`LogoStore.put`), so an interrupted import resumes for the price of reading and hashing the
+ * files done. `logo rerender` is in `rerender_command.ts`.
  *
  * @module
  */
 import { basename, join } from "node:path";
-import { type ImagePool, startImagePool } from "../../imagecore/image_pool.ts";
+import {
+  ADMIN_IMAGE_DEADLINE_MS,
+  LOGOS_IN_FLIGHT_PER_WORKER,
+  startAdminPool,
+} from "./admin_pool.ts";
+import { parseRerenderCommand } from "./rerender_command.ts";
 import { checkInputSize, ImageCoreError } from "../../imagecore/mod.ts";
 import { normalizeDomain } from "../sdk/domain.ts";
 import { pool } from "../discovery/bounded_concurrency.ts";
@@ -24,6 +33,8 @@ import { type LogoRecord, LogoStore } from "../store/logo_store.ts";
 import { type AdminCommand, type AdminContext, isoTime, printJson } from "./io.ts";
 import { ProgressBar } from "./progress_bar.ts";
 import { parseCommandArgs, UsageError } from "./usage.ts";
+
+export { ADMIN_IMAGE_DEADLINE_MS };
 
 /** File extensions `logo import` picks up (the content is recognised from the bytes, not these). */
 export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -36,21 +47,6 @@ export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
   "bmp",
   "svg",
 ]);
-
-/** Wall-clock cap on one imagecore job on an operator's file, in ms. */
-export const ADMIN_IMAGE_DEADLINE_MS = 10_000;
-
-/** Starts the image pool for one command and waits until its workers have loaded imagecore. */
-async function startAdminPool(size = 1): Promise<ImagePool> {
-  const imaging = startImagePool({ size, deadlineMs: ADMIN_IMAGE_DEADLINE_MS });
-  try {
-    await imaging.ready();
-  } catch (error) {
-    await imaging.close();
-    throw error;
-  }
-  return imaging;
-}
 
 /**
  * Parses `logo <subcommand> …` into a command, validating every argument first.
@@ -84,8 +80,12 @@ export function parseLogoCommand(args: string[]): AdminCommand {
     }
     case "discover":
       return parseDiscoverCommand(rest);
+    case "rerender":
+      return parseRerenderCommand(rest);
     case undefined:
-      throw new UsageError("logo: expected a subcommand: add, import, rm, list or gc");
+      throw new UsageError(
+        "logo: expected a subcommand: add, import, rerender, rm, list, gc or discover",
+      );
     default:
       throw new UsageError(`logo: unknown subcommand "${subcommand}"`);
   }
@@ -221,6 +221,7 @@ async function importLogos(context: AdminContext, dir: string): Promise<number> 
   const bar = new ProgressBar(items.length, {
     write: context.stderr,
     terminal: context.stderrIsTerminal,
+    rate: { unit: "logos", clock: () => performance.now() },
   });
   for (const name of skipped) {
     bar.message(`skipped ${name}: not named DOMAIN.EXT with an image extension`);
@@ -228,8 +229,8 @@ async function importLogos(context: AdminContext, dir: string): Promise<number> 
   for (const failure of failed) bar.message(`failed ${failure.file}: ${failure.error}`);
   let imported = 0;
   let unchanged = 0;
-  // One file per worker at a time; each logo is still committed on its own.
-  await pool(items, workers, async (item) => {
+  // Each logo is still committed on its own.
+  await pool(items, workers * LOGOS_IN_FLIGHT_PER_WORKER, async (item) => {
     let bytes: Uint8Array;
     try {
       bytes = await readImageFile(join(dir, item.file));

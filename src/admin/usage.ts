@@ -21,7 +21,12 @@ Keys:
 
 Logos:
   logo add DOMAIN FILE            store FILE as the logo of DOMAIN
-  logo import DIR                 store every DIR/DOMAIN.EXT (png, jpg, jpeg, gif, webp, ico, bmp)
+  logo import DIR                 store every DIR/DOMAIN.EXT (png, jpg, jpeg, gif, webp, ico, bmp);
+                                  a rerun skips the logos already stored from the same bytes
+  logo rerender [--all] [--from DOMAIN]
+                                  re-render stored logos from their stored source: those made by
+                                  an older recipe (a rerun skips what is done), or --all; --from
+                                  starts at DOMAIN (domain order, as the progress lines)
   logo rm DOMAIN                  remove the logo of DOMAIN
   logo list                       list stored logos
   logo gc                         delete stored images no logo uses any more

@@ -2,12 +2,17 @@
  * Logo ingestion: validate an uploaded image and precompute what serving it needs, so that a
  * default request does no decoding at all.
  *
- * From any source imagecore decodes (PNG, JPEG, GIF, WebP, ICO, BMP) it produces PNG renditions:
+ * From any source imagecore decodes (PNG, JPEG, GIF, WebP, ICO, BMP, SVG) it produces two PNG
+ * renditions, in ONE imagecore job that decodes the source once (`renditions` of
+ * `imagecore/mod.ts`):
  * - `source`: the normalised source, at most {@link SOURCE_MAX_WIDTH} px wide, never upscaled —
- *   every other size is rendered from it (or from `mid`);
+ *   every size but 128 px (and below) is rendered from it;
  * - `default`: exactly the body of `GET /{domain}?token=…` with no options,
- *   `transform(source, { width: 128 })`;
- * - `mid`: {@link MID_WIDTH} px wide, only when the source is wider, for cheap small renders.
+ *   `transform(source, { width: 128 })`.
+ *
+ * Recipe 1 also stored a 256-px `mid`; recipe 2 (this one) does not: it was 31 % of the bytes
+ * stored and served only requests from 129 to 256 px wide (docs/storage.md has the measurements).
+ * Records made by recipe 1 keep it until `logo rerender` (or a new `put`) replaces them.
  *
  * Where imagecore runs is passed in: untrusted bytes (discovery, `logo add`, `logo import`) go to
  * an image pool (`imagecore/image_pool.ts`), whose workers are bounded in time and memory;
@@ -24,7 +29,13 @@
  * @module
  */
 import type { ImageWork } from "../../imagecore/image_pool.ts";
-import { probe, type SourceFormat, transform, type TransformOptions } from "../../imagecore/mod.ts";
+import {
+  probe,
+  renditions,
+  type RenditionsOptions,
+  type SourceFormat,
+  transform,
+} from "../../imagecore/mod.ts";
 import { CONTENT_TYPES, DEFAULT_SIZE, MAX_SECRET_SIZE } from "../sdk/logo_options.ts";
 import { sha256Hex } from "./sha256.ts";
 
@@ -32,13 +43,12 @@ import { sha256Hex } from "./sha256.ts";
 export const SOURCE_MAX_WIDTH: number = MAX_SECRET_SIZE;
 /** Width of the `default` rendition: the spec's default size (128). */
 export const DEFAULT_WIDTH: number = DEFAULT_SIZE;
-/** Width of the `mid` rendition, made when the source is wider. */
-export const MID_WIDTH = 256;
 /**
  * Version of the rendition recipe. A record made by an older recipe is re-ingested by the next
- * `put` of the same bytes instead of being skipped as unchanged.
+ * `put` of the same bytes instead of being skipped as unchanged, and re-rendered from its stored
+ * source by `logo rerender`. 2: no `mid`, renditions from one decode.
  */
-export const PIPELINE_VERSION = 1;
+export const PIPELINE_VERSION = 2;
 
 /** MIME type of each source format imagecore decodes. */
 export const SOURCE_MIME: Readonly<Record<SourceFormat, string>> = Object.freeze({
@@ -62,6 +72,8 @@ export const IN_PROCESS: ImageWork = Object.freeze({
   probe: (input: Uint8Array) => Promise.resolve().then(() => probe(input)),
   transform: (input: Uint8Array, options = {}) =>
     Promise.resolve().then(() => transform(input, options)),
+  renditions: (input: Uint8Array, options: RenditionsOptions) =>
+    Promise.resolve().then(() => renditions(input, options)),
 });
 
 /** One precomputed rendition with its bytes. */
@@ -88,13 +100,13 @@ export interface PreparedLogo {
   width: number;
   /** Source height in px. */
   height: number;
-  /** `source`, `default` and (for sources wider than {@link MID_WIDTH}) `mid`. */
+  /** `source` and `default`. */
   renditions: Record<string, PreparedRendition>;
 }
 
 /**
- * Validates `bytes` with imagecore (in `imaging`) and renders the renditions: a few milliseconds
- * of imagecore work per rendition.
+ * Validates `bytes` with imagecore (in `imaging`) and renders the renditions: one imagecore job,
+ * one decode.
  *
  * @throws {ImageCoreError} for bytes imagecore refuses, with its message, e.g.
  *   "Cannot decode image: unsupported format".
@@ -103,33 +115,26 @@ export async function prepareLogo(
   bytes: Uint8Array,
   imaging: ImageWork = IN_PROCESS,
 ): Promise<PreparedLogo> {
-  const info = await imaging.probe(bytes);
-  // Stored renditions are written once and served many times: the encoder's smallest setting.
-  const stored = (input: Uint8Array, options: TransformOptions) =>
-    imaging.transform(input, { ...options, effort: "small" });
-  const source = await stored(bytes, { width: Math.min(info.width, SOURCE_MAX_WIDTH) });
-  const outputs = {
-    source,
-    default: await stored(source.bytes, { width: DEFAULT_WIDTH }),
-  };
-  if (source.width > MID_WIDTH) {
-    Object.assign(outputs, { mid: await stored(source.bytes, { width: MID_WIDTH }) });
-  }
+  const made = await imaging.renditions(bytes, {
+    sourceMaxWidth: SOURCE_MAX_WIDTH,
+    widths: [DEFAULT_WIDTH],
+  });
+  const [source, defaultImage] = made.images;
   const renditions: Record<string, PreparedRendition> = {};
-  for (const [name, out] of Object.entries(outputs)) {
+  for (const [name, image] of [["source", source], ["default", defaultImage]] as const) {
     renditions[name] = {
-      hash: await sha256Hex(out.bytes),
-      type: CONTENT_TYPES[out.format],
-      width: out.width,
-      height: out.height,
-      bytes: out.bytes,
+      hash: await sha256Hex(image.bytes),
+      type: CONTENT_TYPES.png,
+      width: image.width,
+      height: image.height,
+      bytes: image.bytes,
     };
   }
   return {
     hash: await sha256Hex(bytes),
-    type: SOURCE_MIME[info.format],
-    width: info.width,
-    height: info.height,
+    type: SOURCE_MIME[made.format],
+    width: made.width,
+    height: made.height,
     renditions,
   };
 }

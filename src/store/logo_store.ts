@@ -27,7 +27,7 @@ import { BlobStore } from "./blob_store.ts";
 import { blobHashes, isCurrentLayout, layOut } from "./inline_rendition.ts";
 import { logoKey, LOGOS_PREFIX } from "./keyspace.ts";
 import type { ImageWork } from "../../imagecore/image_pool.ts";
-import { PIPELINE_VERSION, prepareLogo } from "./logo_ingest.ts";
+import { PIPELINE_VERSION, type PreparedRendition, prepareLogo } from "./logo_ingest.ts";
 import { sha256Hex } from "./sha256.ts";
 
 /** A precomputed image: inside its record (`data`) or a blob. */
@@ -66,14 +66,14 @@ export interface LogoRecord {
   source: string;
   /** When the domain first got a logo (epoch ms). */
   createdAt: number;
-  /** When the logo last changed (epoch ms). */
+  /** When the logo, or its renditions (`logo rerender`), last changed (epoch ms). */
   updatedAt: number;
   /** Rendition recipe version (`PIPELINE_VERSION` of `logo_ingest.ts`). */
   pipeline: number;
   /**
    * Precomputed PNGs: `default` is the exact 128-px answer to a request with no options; `source`
-   * is the normalised source (at most 1200 px wide, never upscaled); `mid` (256 px) exists when
-   * the source is wider than 256 px.
+   * is the normalised source (at most 1200 px wide, never upscaled). Records of recipe 1 also
+   * have a 256-px `mid` (see `logo_ingest.ts`).
    */
   renditions: Record<string, Rendition>;
 }
@@ -110,7 +110,8 @@ export class LogoStore {
   /**
    * Stores `bytes` as the logo of `domain` (already normalised by `normalizeDomain`). Validates
    * and renders first, so bad bytes write nothing. Bytes identical to the stored source (same
-   * SHA-256, same recipe) write nothing and return `changed: false`.
+   * SHA-256, same recipe) write nothing and return `changed: false`: that check reads the record
+   * only, before any decoding, so a resumed import skips a stored logo for the price of a hash.
    *
    * @throws {ImageCoreError} when imagecore refuses the bytes ("Cannot decode image: …").
    * @throws {TypeError} when `domain` is not a normalised domain string.
@@ -123,16 +124,74 @@ export class LogoStore {
     checkDomain(domain);
     const hash = await sha256Hex(bytes);
     const current = await this.get(domain);
-    if (
-      current !== null && current.hash === hash && current.pipeline === PIPELINE_VERSION &&
-      isCurrentLayout(current)
-    ) {
-      return { record: current, changed: false };
-    }
+    if (isCurrent(current, hash)) return { record: current!, changed: false };
     const prepared = await prepareLogo(bytes, this.#imaging);
+    const result = await this.#commit(domain, prepared.renditions, (old, now) => {
+      if (isCurrent(old, hash)) return null;
+      return {
+        domain,
+        hash,
+        type: prepared.type,
+        width: prepared.width,
+        height: prepared.height,
+        source: meta.source,
+        createdAt: old?.createdAt ?? now,
+        updatedAt: now,
+        pipeline: PIPELINE_VERSION,
+        renditions: {},
+      };
+    });
+    // Not changed: the record was current (so not null) when the commit looked.
+    return { record: result.record!, changed: result.changed };
+  }
+
+  /**
+   * Re-renders the logo of `domain` from its stored `source` rendition with the current recipe
+   * (`PIPELINE_VERSION`), in one atomic commit like `put`: a reader sees the old renditions or
+   * the new ones. Without `all`, a record already made by the current recipe is left alone
+   * (`current`), so a second run skips what the first did. The record keeps its source facts
+   * (`hash`, `type`, size, `source`); `updatedAt` is the time of the re-render. A record changed
+   * or removed while its renditions were made is left as the change left it (`changed`,
+   * `missing`).
+   *
+   * @throws {ImageCoreError} when imagecore refuses the stored source (a store damaged by hand).
+   */
+  async rerender(
+    domain: string,
+    options: { all?: boolean } = {},
+  ): Promise<"rerendered" | "current" | "changed" | "missing"> {
+    const first = await this.get(domain);
+    if (first === null) return "missing";
+    if (!options.all && first.pipeline === PIPELINE_VERSION && isCurrentLayout(first)) {
+      return "current";
+    }
+    const from = first.renditions.source;
+    const sourceBytes = from === undefined ? null : await this.readRendition(from);
+    if (sourceBytes === null) return (await this.get(domain)) === null ? "missing" : "changed";
+    const prepared = await prepareLogo(sourceBytes, this.#imaging);
+    const result = await this.#commit(domain, prepared.renditions, (old, now) => {
+      if (old === null || old.hash !== first.hash || old.renditions.source?.hash !== from!.hash) {
+        return null;
+      }
+      return { ...old, updatedAt: now, pipeline: PIPELINE_VERSION, renditions: {} };
+    });
+    if (result.changed) return "rerendered";
+    return result.record === null ? "missing" : "changed";
+  }
+
+  /**
+   * Commits `prepared` renditions as the record `build` makes from the current one (its
+   * `renditions` are filled in here), with the blobs' reference counts, in one atomic commit
+   * retried on contention. `build` returning `null` commits nothing.
+   */
+  async #commit(
+    domain: string,
+    prepared: Record<string, PreparedRendition>,
+    build: (old: LogoRecord | null, now: number) => LogoRecord | null,
+  ): Promise<{ record: LogoRecord | null; changed: boolean }> {
     const renditions: Record<string, Rendition> = {};
     const bytesByHash = new Map<string, Uint8Array>();
-    for (const [name, r] of Object.entries(prepared.renditions)) {
+    for (const [name, r] of Object.entries(prepared)) {
       renditions[name] = {
         hash: r.hash,
         type: r.type,
@@ -145,25 +204,9 @@ export class LogoStore {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const entry = await this.#kv.get<LogoRecord>(logoKey(domain));
       const old = entry.value;
-      if (
-        old !== null && old.hash === hash && old.pipeline === PIPELINE_VERSION &&
-        isCurrentLayout(old)
-      ) {
-        return { record: old, changed: false };
-      }
-      const now = this.#clock();
-      const { stored: record, blobs } = layOut({
-        domain,
-        hash,
-        type: prepared.type,
-        width: prepared.width,
-        height: prepared.height,
-        source: meta.source,
-        createdAt: old?.createdAt ?? now,
-        updatedAt: now,
-        pipeline: PIPELINE_VERSION,
-        renditions,
-      }, bytesByHash);
+      const built = build(old, this.#clock());
+      if (built === null) return { record: old, changed: false };
+      const { stored: record, blobs } = layOut({ ...built, renditions }, bytesByHash);
       const oldHashes = new Set(old === null ? [] : blobHashes(old));
       const added = blobs.filter((b) => !oldHashes.has(b.hash));
       const removed = [...oldHashes].filter((h) => !blobs.some((b) => b.hash === h));
@@ -252,6 +295,15 @@ export class LogoStore {
       }
     }
   }
+}
+
+/**
+ * Whether `record` holds the source of SHA-256 `hash`, rendered by the current recipe in the
+ * current layout.
+ */
+function isCurrent(record: LogoRecord | null, hash: string): boolean {
+  return record !== null && record.hash === hash && record.pipeline === PIPELINE_VERSION &&
+    isCurrentLayout(record);
 }
 
 function checkDomain(domain: string): void {

@@ -44,7 +44,6 @@ Deno.test("kv footprint: the walk's bytes equal SQLite's, blobs counted per rend
     strictEqual(disk.pages * disk.pageSize, disk.bytes);
 
     deepStrictEqual(Object.keys(footprint.kinds).sort(), [
-      "blob:mid",
       "blob:source",
       "inline:default",
       "other",
@@ -55,7 +54,7 @@ Deno.test("kv footprint: the walk's bytes equal SQLite's, blobs counted per rend
       records.reduce((sum, r) => sum + r.renditions.default.bytes, 0),
       "the default's bytes, held inside the records",
     );
-    for (const name of ["mid", "source"]) {
+    for (const name of ["source"]) {
       const stored = records.reduce((sum, r) => sum + r.renditions[name].bytes, 0);
       const kind = footprint.kinds[`blob:${name}`];
       // Each blob: its chunks' bytes plus a small manifest.

@@ -43,7 +43,7 @@ const CASES: [string, number, number][] = [
   ["", 128, 64], // the stored default rendition, sent as stored
   ["&size=300", 300, 150], // rendered from the source rendition
   ["&size=64&format=webp&greyscale=true", 64, 32],
-  ["&size=256", 256, 128], // the stored mid rendition, sent as stored
+  ["&size=256", 256, 128], // rendered from the source rendition (recipe 1 stored it as mid)
 ];
 
 Deno.test("a 200 states the dimensions of its bytes in X-Logo-Width/Height, GET and HEAD", async () => {

@@ -35,6 +35,7 @@ function watched(pool: ImageWork) {
   let waiters: (() => void)[] = [];
   const imaging: ImageWork = {
     probe: (input, job) => pool.probe(input, job),
+    renditions: (input, options, job) => pool.renditions(input, options, job),
     transform(input, options, job) {
       const submitted = pool.transform(input, options, job);
       for (const wake of waiters.splice(0)) wake();
@@ -123,6 +124,7 @@ Deno.test("render pool: a worker dying mid-render answers a logged 500; the next
   // The first render's job ends its worker (`test:exit`), as a crash inside imagecore would.
   const imaging: ImageWork = {
     probe: (input, job) => pool.probe(input, job),
+    renditions: (input, options, job) => pool.renditions(input, options, job),
     transform: (input, options, job) =>
       dies
         ? (dies = false, pool.runForTests("test:exit", job) as never)
