@@ -1,9 +1,10 @@
-// imagecore-build: source-sha256=732e56cb67820c9cf31de20c1f0bcfde91a8a8aa8b3c776e0a2d81bd6c9c636a wasm-sha256=47f3cb89eb594c8a01b9245592aa166336d5fb9f4d72defef9c7f2824d870551 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=c213b3ef6876c1ad345b37db756aa68a192747e6828419b7ea855d1e3bf28f12 wasm-sha256=b9cf152813368668f54797e4d0df981cd21d8ed117d5adbcb6385e9fb00b5f4a rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
     __wbg_instance_id++;
     cachedFloat64ArrayMemory0 = null;
+    cachedUint32ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     if (typeof numBytesDecoded !== 'undefined') numBytesDecoded = 0;
     if (typeof WASM_VECTOR_LEN !== 'undefined') WASM_VECTOR_LEN = 0;
@@ -94,6 +95,38 @@ export function probe(input) {
     var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
     return v2;
+}
+
+/**
+ * Decodes once and renders PNG renditions: the source at `source_width`, then each of `widths`
+ * from its pixels (see `renditions`). Returns them packed by `renditions::pack`.
+ * @param {Uint8Array | number[]} input
+ * @param {number} source_width
+ * @param {Uint32Array | number[]} widths
+ * @returns {Uint8Array}
+ */
+export function renditions(input, source_width, widths) {
+    const val3 = +source_width;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passArray32ToWasm0(widths, wasm.__wbindgen_malloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.renditions(ptr0, len0, val3, ptr1, len1);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v4 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    return v4;
 }
 
 /**
@@ -236,12 +269,27 @@ function getStringFromWasm0(ptr, len) {
     return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
 }
 
+let cachedUint32ArrayMemory0 = null;
+function getUint32ArrayMemory0() {
+    if (cachedUint32ArrayMemory0 === null || cachedUint32ArrayMemory0.byteLength === 0) {
+        cachedUint32ArrayMemory0 = new Uint32Array(wasm.memory.buffer);
+    }
+    return cachedUint32ArrayMemory0;
+}
+
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
     if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
         cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
     }
     return cachedUint8ArrayMemory0;
+}
+
+function passArray32ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 4, 4) >>> 0;
+    getUint32ArrayMemory0().set(arg, ptr / 4);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
 }
 
 function passArray8ToWasm0(arg, malloc) {
@@ -281,6 +329,7 @@ function __wbg_finalize_init(instance, module) {
     wasm = instance.exports;
     wasmModule = module;
     cachedFloat64ArrayMemory0 = null;
+    cachedUint32ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     wasm.__wbindgen_start();
     return wasm;

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=732e56cb67820c9cf31de20c1f0bcfde91a8a8aa8b3c776e0a2d81bd6c9c636a wasm-sha256=86ef75c0bea03239abde547a31d2342f6ed76612e877cfda8caabb40d9192be8 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=c213b3ef6876c1ad345b37db756aa68a192747e6828419b7ea855d1e3bf28f12 wasm-sha256=301019da8bb56acffe88d0c875963b2d54e65f2a87a5f7f1482d64eceb932790 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
