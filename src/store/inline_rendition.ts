@@ -107,7 +107,9 @@ export function layOut(
   const renditions: Record<string, Rendition> = { ...plain.renditions };
   if (fitsInline(plain)) {
     const rendition = renditions[INLINE_RENDITION];
-    renditions[INLINE_RENDITION] = { ...rendition, data: bytesOf(rendition) };
+    // A copy of exactly these bytes: KV serialises a view's whole buffer (for `renditions`, that
+    // holds the source too).
+    renditions[INLINE_RENDITION] = { ...rendition, data: bytesOf(rendition).slice() };
   }
   const stored = { ...plain, renditions };
   const blobs = blobHashes(stored).map((hash) => ({

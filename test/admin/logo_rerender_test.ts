@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { BlobManifest } from "../../src/store/blob_store.ts";
+import { blobHashes } from "../../src/store/inline_rendition.ts";
 import { PIPELINE_VERSION } from "../../src/store/logo_ingest.ts";
 import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
 import { sha256Hex } from "../../src/store/sha256.ts";
@@ -15,7 +16,7 @@ async function assertAllComplete(kv: Deno.Kv): Promise<LogoRecord[]> {
   const records = await Array.fromAsync(logos.list());
   for (const record of records) {
     for (const [name, rendition] of Object.entries(record.renditions)) {
-      const bytes = await logos.readBlob(rendition.hash);
+      const bytes = await logos.readRendition(rendition);
       assert.ok(bytes !== null, `${record.domain}: ${name} is complete`);
       assert.equal(await sha256Hex(bytes), rendition.hash, `${record.domain}: ${name} hash`);
     }
@@ -85,7 +86,7 @@ Deno.test("logo rerender killed halfway leaves whole logos; a re-run finishes on
       const records = await assertAllComplete(kv);
       assert.ok(records.every((r) => r.pipeline === PIPELINE_VERSION));
       const referenced = new Set(
-        records.flatMap((r) => Object.values(r.renditions).map((x) => x.hash)),
+        records.flatMap((r) => blobHashes(r)),
       );
       const manifests = await Array.fromAsync(kv.list<BlobManifest>({ prefix: ["blobs"] }));
       assert.deepEqual(new Set(manifests.map((m) => m.key[1])), referenced);

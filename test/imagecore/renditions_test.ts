@@ -8,26 +8,35 @@ const SVG = new TextEncoder().encode(
     '<circle cx="100" cy="100" r="80" fill="#3366cc"/></svg>',
 );
 
-Deno.test("renditions: the source and each width, with the bytes of separate transforms", () => {
+Deno.test("renditions: the source and each width, with the bytes of separate small-effort transforms", () => {
   const png = noiseImage(1500, 500, 9);
   const made = renditions(png, { sourceMaxWidth: 1200, widths: [128, 300] });
   assert.deepEqual([made.format, made.width, made.height], ["png", 1500, 500]);
-  const source = transform(png, { width: 1200 });
+  const source = transform(png, { width: 1200, effort: "small" });
   assert.deepEqual(made.images.map((i) => [i.width, i.height]), [[1200, 400], [128, 43], [
     300,
     100,
   ]]);
   assert.deepEqual(made.images[0].bytes, source.bytes);
-  assert.deepEqual(made.images[1].bytes, transform(source.bytes, { width: 128 }).bytes);
-  assert.deepEqual(made.images[2].bytes, transform(source.bytes, { width: 300 }).bytes);
+  assert.deepEqual(
+    made.images[1].bytes,
+    transform(source.bytes, { width: 128, effort: "small" }).bytes,
+  );
+  assert.deepEqual(
+    made.images[2].bytes,
+    transform(source.bytes, { width: 300, effort: "small" }).bytes,
+  );
 });
 
 Deno.test("renditions: an SVG is rasterised once, at the source width", () => {
   const made = renditions(SVG, { sourceMaxWidth: 1200, widths: [128] });
   assert.deepEqual([made.format, made.width, made.height], ["svg", 400, 200]);
-  const source = transform(SVG, { width: 400 });
+  const source = transform(SVG, { width: 400, effort: "small" });
   assert.deepEqual(made.images[0].bytes, source.bytes);
-  assert.deepEqual(made.images[1].bytes, transform(source.bytes, { width: 128 }).bytes);
+  assert.deepEqual(
+    made.images[1].bytes,
+    transform(source.bytes, { width: 128, effort: "small" }).bytes,
+  );
 });
 
 Deno.test("renditions: bad options and bad bytes are refused with a reason", () => {

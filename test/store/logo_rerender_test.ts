@@ -40,11 +40,11 @@ Deno.test("put makes every rendition in one imagecore job, and none for stored b
     const { record } = await logos.put("example.com", png, { source: "t" });
     // Recipe 1 took four jobs and decoded three times: probe, source, default from source, mid.
     assert.deepEqual(jobs, { renditions: 1 });
-    const source = (await logos.readBlob(record.renditions.source.hash))!;
-    assert.deepEqual(source, transform(png, { width: 600 }).bytes);
+    const source = (await logos.readRendition(record.renditions.source))!;
+    assert.deepEqual(source, transform(png, { width: 600, effort: "small" }).bytes);
     assert.deepEqual(
-      await logos.readBlob(record.renditions.default.hash),
-      transform(source, { width: 128 }).bytes,
+      await logos.readRendition(record.renditions.default),
+      transform(source, { width: 128, effort: "small" }).bytes,
     );
     // The resume path: same bytes, same recipe — the record is read, nothing is decoded.
     assert.equal((await logos.put("example.com", png, { source: "t" })).changed, false);
@@ -91,7 +91,7 @@ Deno.test("rerender replaces a recipe-1 record's renditions from its stored sour
     const expected = await prepareLogo(png);
     for (const name of ["source", "default"]) {
       assert.equal(record.renditions[name].hash, expected.renditions[name].hash, name);
-      const bytes = (await logos.readBlob(record.renditions[name].hash))!;
+      const bytes = (await logos.readRendition(record.renditions[name]))!;
       assert.equal(await sha256Hex(bytes), record.renditions[name].hash);
     }
     assert.equal(record.renditions.mid, undefined);
