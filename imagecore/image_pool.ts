@@ -85,6 +85,8 @@ export interface ImagePoolStats {
   queued: number;
   /** Jobs running. */
   running: number;
+  /** Each worker's WASM linear memory as it last reported it (after start-up or its last job). */
+  wasmBytes: number[];
 }
 
 /** A running pool; see the module doc. */
@@ -128,6 +130,7 @@ interface Slot {
   worker: Worker;
   ready: boolean;
   exited: Promise<void>;
+  memoryBytes: number;
   running?: Pending & { id: number; timer: ReturnType<typeof setTimeout>; rssAtStart: number };
 }
 
@@ -174,7 +177,12 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 },
     });
     let exited!: () => void;
-    const slot: Slot = { worker, ready: false, exited: new Promise((r) => exited = r) };
+    const slot: Slot = {
+      worker,
+      ready: false,
+      exited: new Promise((r) => exited = r),
+      memoryBytes: 0,
+    };
     exits.add(slot.exited);
     slots.add(slot);
     worker.on("message", (message: WorkerMessage) => onMessage(slot, message));
@@ -196,6 +204,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   }
 
   function onMessage(slot: Slot, message: WorkerMessage): void {
+    slot.memoryBytes = message.memoryBytes;
     if (message.type === "ready") {
       slot.ready = true;
       if ([...slots].every((s) => s.ready)) {
@@ -333,6 +342,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       started,
       queued: queue.length,
       running: [...slots].filter((s) => s.running).length,
+      wasmBytes: [...slots].map((s) => s.memoryBytes),
     }),
     close,
     [Symbol.asyncDispose]: close,

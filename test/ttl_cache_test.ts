@@ -77,3 +77,16 @@ Deno.test("TtlCache counts hits (a load in flight included) and misses into shar
   await cache.get("a");
   assert.deepEqual(counts, { hits: 1, misses: 3 }, "an expired entry is a miss");
 });
+
+Deno.test("TtlCache drops every expired entry on the next get, not only the key asked for", async () => {
+  const clock = { now: 1_000 };
+  const { load } = counting();
+  const cache = new TtlCache<number>({ ttlMs: 100, maxEntries: 10, clock: () => clock.now, load });
+  for (const key of ["a", "b", "c"]) await cache.get(key);
+  clock.now = 1_050;
+  await cache.get("d");
+  assert.equal(cache.size, 4);
+  clock.now = 1_100; // a, b and c expire; d lives until 1_150
+  await cache.get("d");
+  assert.equal(cache.size, 1);
+});
