@@ -10,9 +10,9 @@
  * 3. Baseline: RSS after start-up and one request at each size (so each render worker has
  *    rendered once).
  * 4. Load: every domain at every size, once each, in a seeded random order, over keep-alive
- *    connections (bench/support/keepalive_load.ts). Then: RSS after the load, after a full GC,
- *    after the server's idle timeout closed every connection (the event waited on: the server
- *    has been idle that long) and after a full GC again. Memory by part comes from
+ *    connections (bench/support/keepalive_load.ts). Then: RSS after the load; once the server's
+ *    idle timeout has closed every connection (the event waited on: the server has been idle
+ *    that long), with nothing forced; and after a full GC. Memory by part comes from
  *    `logo_memory_bytes{part}` (src/server/memory_figures.ts); "anon" and "file" split RSS into
  *    anonymous memory and file pages (the deno binary's code, mostly).
  *
@@ -26,7 +26,7 @@
  *                        rendition, a render from it, a render from the source rendition)
  *   --connections N      keep-alive connections (default 16)
  *   --idle-timeout-ms N  the server's LOGO_IDLE_TIMEOUT_MS, how long "idle" lasts (default 5000)
- *   --heap-snapshot P    write a heap snapshot of the serving isolate to P after the load's GC
+ *   --heap-snapshot P    write a heap snapshot of the serving isolate to P after the last GC
  *   --malloc-trim        experiment: also call glibc's malloc_trim(0) in the server when idle
  *                        (runs it with --allow-ffi, which `deno task start` does not grant)
  *   --root DIR           serve with DIR/src/main.ts (an export of another commit, for a "before":
@@ -140,12 +140,7 @@ try {
   // shedding load on a busy machine; anything else but a 200 is a failure.
   failed = Object.keys({ ...first.statuses, ...run.statuses }).some((s) => !/^(200|503)$/.test(s));
   rows.push(["after the load", await server.sample()]);
-  await server.collectGarbage();
-  rows.push(["after the load + full GC", await server.sample()]);
-  if (values["heap-snapshot"]) {
-    await server.heapSnapshot(values["heap-snapshot"]);
-    console.log(`heap snapshot: ${values["heap-snapshot"]}`);
-  }
+  // Idle: nothing forced, what the server gives back by itself (V8's memory reducer, caches).
   await load.closedByServer();
   const idleMs = performance.now() - loadEnded;
   rows.push([
@@ -154,6 +149,10 @@ try {
   ]);
   await server.collectGarbage();
   rows.push(["idle + full GC", await server.sample()]);
+  if (values["heap-snapshot"]) {
+    await server.heapSnapshot(values["heap-snapshot"]);
+    console.log(`heap snapshot: ${values["heap-snapshot"]}`);
+  }
   if (values["malloc-trim"]) {
     await server.mallocTrim();
     rows.push(["idle + full GC + malloc_trim(0)", await server.sample()]);
