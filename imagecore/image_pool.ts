@@ -79,6 +79,7 @@ interface Slot {
   worker: Worker;
   ready: boolean;
   exited: Promise<void>;
+  memoryBytes: number;
   mailbox?: Mailbox;
   /** Sequence number of the last job posted in the mailbox. */
   seq: number;
@@ -138,6 +139,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       exited: new Promise((r) => exited = r),
       mailbox,
       seq: 0,
+      memoryBytes: 0,
     };
     exits.add(slot.exited);
     slots.add(slot);
@@ -162,6 +164,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   function onMessage(slot: Slot, message: WorkerMessage): void {
     if (message.type === "ready") {
       slot.ready = true;
+      slot.memoryBytes = message.memoryBytes;
       if ([...slots].every((s) => s.ready)) {
         for (const wake of readyWaiters) wake();
         readyWaiters = [];
@@ -177,6 +180,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   function finish(slot: Slot, id: number, answer: MailboxAnswer): void {
     const job = slot.running;
     if (job === undefined || job.id !== id || !slots.has(slot)) return;
+    slot.memoryBytes = answer.memoryBytes;
     clearTimeout(job.timer);
     slot.running = undefined;
     if (answer.error) job.reject(new ImageCoreError(answer.error.code, answer.error.message));
@@ -347,6 +351,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       started,
       queued: queue.length,
       running: [...slots].filter((s) => s.running).length,
+      wasmBytes: [...slots].map((s) => s.memoryBytes),
     }),
     close,
     [Symbol.asyncDispose]: close,

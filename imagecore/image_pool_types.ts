@@ -76,6 +76,8 @@ export interface ImagePoolStats {
   queued: number;
   /** Jobs running. */
   running: number;
+  /** Each worker's WASM linear memory as it last reported it (after start-up or its last job). */
+  wasmBytes: number[];
 }
 
 /** A running pool; see the module doc. */

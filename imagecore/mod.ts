@@ -246,9 +246,9 @@ export function monogramSvg(label: string, domain: string): Uint8Array {
 }
 
 /**
- * Bytes of linear memory the WASM instance holds now. It stays flat across calls: every buffer is
- * freed inside the call that made it, and an instance grown past 256 MiB by one huge image is
- * replaced after that call.
+ * Bytes of linear memory the WASM instances hold now (0 for one not instantiated yet: reading
+ * never instantiates). It stays flat across calls: every buffer is freed inside the call that made
+ * it, and an instance grown past 256 MiB by one huge image is replaced after that call.
  *
  * @example
  * ```ts
@@ -256,7 +256,7 @@ export function monogramSvg(label: string, domain: string): Uint8Array {
  * ```
  */
 export function wasmMemoryBytes(): number {
-  return core.call(() => glue.memory_bytes()) + (svg.ready ? svgGlue.memory_bytes() : 0);
+  return (core.ready ? glue.memory_bytes() : 0) + (svg.ready ? svgGlue.memory_bytes() : 0);
 }
 
 /**

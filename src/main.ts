@@ -39,6 +39,8 @@ import {
   stopRenderPool,
 } from "./server/render_pool.ts";
 import { storeFileCheck } from "./store/store_identity.ts";
+import { memoryFigures } from "./server/memory_figures.ts";
+import { describeCacheBudgets, MAX_CACHE_MB, readCacheBudgets } from "./server/cache_budgets.ts";
 import { hostnameError, parseHostname, urlHost } from "./server/listen_address.ts";
 
 /** Default port when `PORT` is unset. */
@@ -107,6 +109,10 @@ Settings, all read from the environment:
   LOGO_PROCESSES        Server processes sharing PORT (Linux), each with its own caches over
                         the one store: 1 (default), a number up to 64, or auto (one per core).
                         Above 1 a supervisor starts them, replaces one that dies, stops them all.
+  LOGO_VARIANT_CACHE_MB Memory for rendered logos (and default renditions read from the
+                        store) per process, in MiB, 0 to ${MAX_CACHE_MB} (default 64).
+  LOGO_SOURCE_CACHE_MB  Memory for stored renditions kept to render from, per process, in
+                        MiB, 0 to ${MAX_CACHE_MB} (default 32). docs/capacity.md: what RSS to expect.
   LOGO_RENDER_WORKERS   Worker threads per process that render resized, greyscale or themed
                         logos, 0 to ${MAX_RENDER_WORKERS} (default: the cores divided among
                         LOGO_PROCESSES, at least 1; 0 renders in the serving isolate).
@@ -151,10 +157,12 @@ export async function main(): Promise<void> {
   parseConnectTo(Deno.env.get("LOGO_CONNECT_TO"));
   parseDnsServer(Deno.env.get("LOGO_DNS_SERVER"));
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
+  const budgets = readCacheBudgets((name) => Deno.env.get(name)); // docs/capacity.md
   const observer = createObserver({
     settings: readObserveSettings((name) => Deno.env.get(name)),
     // read when /metrics is scraped, after the pool below has started
     queueDepth: () => renderPool?.stats().queued ?? 0,
+    memory: () => memoryFigures(app, renderPool), // logo_memory_bytes{part}
   });
   const supervised = supervisedChild((name) => Deno.env.get(name)); // one of LOGO_PROCESSES
   const workers = renderWorkers(
@@ -180,6 +188,7 @@ export async function main(): Promise<void> {
     checkStore,
     observer,
     imaging: renderPool,
+    ...budgets,
   });
   const closeRenderPool = () => stopRenderPool(renderPool); // bounded
 
@@ -214,6 +223,7 @@ export async function main(): Promise<void> {
     const base = `http://${urlHost(server.addr.hostname)}:${server.addr.port}`;
     console.log(`Logo Lookup listening on ${base} (KV: ${location})`);
     console.log(describeLimits(limits));
+    console.log(describeCacheBudgets(budgets));
     if (demo !== null) {
       console.log(`${demo.created ? "Created a demo key and logos." : "Demo key:"} Try:`);
       console.log(`  ${base}${demo.path}`);

@@ -84,6 +84,7 @@ export class TtlCache<V> {
    */
   get(key: string, load?: (key: string) => Promise<V>): Promise<V> {
     const now = this.#clock();
+    this.#dropExpired(now);
     const hit = this.#entries.get(key);
     if (hit !== undefined) {
       if (hit.expiresAt > now) {
@@ -120,6 +121,19 @@ export class TtlCache<V> {
       (this.#entries.size + room > this.#maxEntries || this.#bytes > this.#maxBytes)
     ) {
       this.delete(this.#entries.keys().next().value!);
+    }
+  }
+
+  /**
+   * Drops the expired entries at the old end, so the cache holds only what was loaded within one
+   * TTL (not `maxEntries` stale answers, records with their bytes included, until pushed out).
+   * Entries are in load order and every one lives `ttlMs`, so the expired ones come first: the
+   * walk stops at the first live one, which keeps each call's cost at what it drops plus one.
+   */
+  #dropExpired(now: number): void {
+    for (const [key, entry] of this.#entries) {
+      if (entry.expiresAt > now) return;
+      this.delete(key);
     }
   }
 

@@ -110,3 +110,16 @@ Deno.test("TtlCache with sizeOf keeps loaded answers under maxBytes, the oldest 
   await cache.get("a");
   assert.equal(loads.filter((key) => key === "a").length, 3, "a is still cached");
 });
+
+Deno.test("TtlCache drops every expired entry on the next get, not only the key asked for", async () => {
+  const clock = { now: 1_000 };
+  const { load } = counting();
+  const cache = new TtlCache<number>({ ttlMs: 100, maxEntries: 10, clock: () => clock.now, load });
+  for (const key of ["a", "b", "c"]) await cache.get(key);
+  clock.now = 1_050;
+  await cache.get("d");
+  assert.equal(cache.size, 4);
+  clock.now = 1_100; // a, b and c expire; d lives until 1_150
+  await cache.get("d");
+  assert.equal(cache.size, 1);
+});

@@ -52,7 +52,11 @@ import {
 } from "../observe/request_observer.ts";
 import { observeRenders } from "./observed_render.ts";
 import { createMonogramRenderer, monogramOnMiss, observeMonograms } from "./monogram.ts";
-import { createRenderer, type TaggedVariant } from "./render_variant.ts";
+import {
+  createRenderer,
+  DEFAULT_SOURCE_CACHE_BYTES,
+  type TaggedVariant,
+} from "./render_variant.ts";
 import { createRequestParser } from "./request_options.ts";
 import { createHostCheck } from "./request_target.ts";
 import { createResolver, LOGO_CACHE_TTL_MS } from "./resolve_logo.ts";
@@ -93,6 +97,8 @@ export interface AppDeps {
   logoCacheBytes?: number;
   /** Byte budget of rendered variants kept in memory; default 64 MiB. */
   variantCacheBytes?: number;
+  /** Byte budget of stored renditions kept in memory to render from; default 32 MiB. */
+  sourceCacheBytes?: number;
   /** `s-maxage` of an open key's answers: shared caches revalidate after it; default 300 s. */
   sharedCacheMaxAgeSeconds?: number;
   /** Where unexpected errors are reported; default `console.error`. Never receives a token. */
@@ -109,6 +115,8 @@ export interface AppDeps {
 export interface AppStats {
   /** The rendered-variant cache. */
   variants: VariantCacheStats;
+  /** The cache of source renditions read from KV to render from. */
+  sources: VariantCacheStats;
 }
 
 /** A running application. */
@@ -170,8 +178,12 @@ export function createApp(deps: AppDeps): App {
   });
   const variants = new VariantCache<TaggedVariant>({
     maxBytes: deps.variantCacheBytes ?? DEFAULT_VARIANT_CACHE_BYTES,
+    copies: 2, // the bytes, and the prepared response's copy (respond.ts)
   });
-  const renderer = createRenderer({ logos, variants, log, imaging: deps.imaging });
+  const sources = new VariantCache({
+    maxBytes: deps.sourceCacheBytes ?? DEFAULT_SOURCE_CACHE_BYTES,
+  });
+  const renderer = createRenderer({ logos, variants, sources, log, imaging: deps.imaging });
   const checkHost = createHostCheck();
   const parseRequest = createRequestParser();
   const cachePolicy = createCachePolicy(deps.sharedCacheMaxAgeSeconds);
@@ -280,7 +292,7 @@ export function createApp(deps: AppDeps): App {
   return {
     handler,
     forgetLogo: (domain) => resolve.forget(domain),
-    stats: () => ({ variants: variants.stats() }),
+    stats: () => ({ variants: variants.stats(), sources: sources.stats() }),
     async close() {
       errorLog.flush();
       if (ownLimiter) await limiter.close();

@@ -33,6 +33,12 @@ export interface VariantCacheOptions {
    * empties the cache.
    */
   maxEntryBytes?: number;
+  /**
+   * Copies of each entry's bytes the process holds while the entry is cached; default 1. The
+   * rendered-variant cache passes 2: the prepared response `respond.ts` keeps for a variant holds
+   * its own copy (Deno's `Response` constructor copies a `Uint8Array` body).
+   */
+  copies?: number;
 }
 
 /** Counters of a {@link VariantCache}. */
@@ -45,7 +51,7 @@ export interface VariantCacheStats {
   evictions: number;
   /** Entries held. */
   entries: number;
-  /** Bytes held. */
+  /** Bytes held, as counted against the budget (see {@link VariantCacheOptions.copies}). */
   bytes: number;
 }
 
@@ -55,12 +61,21 @@ export const DEFAULT_VARIANT_CACHE_BYTES = 64 * 1024 * 1024;
 /** Rough per-entry bookkeeping cost counted against the budget besides the image bytes. */
 const ENTRY_OVERHEAD_BYTES = 128;
 
+/**
+ * The memory `bytes` keeps alive: its whole `ArrayBuffer`, which a view (`subarray`) may leave far
+ * larger than the view.
+ */
+export function heldBytes(bytes: Uint8Array): number {
+  return Math.max(bytes.byteLength, bytes.buffer.byteLength);
+}
+
 /** An LRU cache of {@link Variant}s by key, bounded in bytes. */
 export class VariantCache<V extends Variant = Variant> {
   readonly #entries = new Map<string, V>();
   readonly #inflight = new SingleFlight<string, V>();
   readonly #maxBytes: number;
   readonly #maxEntryBytes: number;
+  readonly #copies: number;
   #bytes = 0;
   #hits = 0;
   #misses = 0;
@@ -70,8 +85,12 @@ export class VariantCache<V extends Variant = Variant> {
   constructor(options: VariantCacheOptions = {}) {
     this.#maxBytes = options.maxBytes ?? DEFAULT_VARIANT_CACHE_BYTES;
     this.#maxEntryBytes = options.maxEntryBytes ?? Math.floor(this.#maxBytes / 4);
+    this.#copies = options.copies ?? 1;
     if (!(this.#maxBytes >= 0) || !(this.#maxEntryBytes >= 0)) {
       throw new RangeError("Cannot create variant cache: byte budgets must be non-negative");
+    }
+    if (!Number.isInteger(this.#copies) || this.#copies < 1) {
+      throw new RangeError("Cannot create variant cache: copies must be a whole number ≥ 1");
     }
   }
 
@@ -112,9 +131,14 @@ export class VariantCache<V extends Variant = Variant> {
     });
   }
 
+  /** What `value` counts against the budget: the memory it keeps alive, times `copies`. */
+  #size(value: V): number {
+    return this.#copies * heldBytes(value.bytes) + ENTRY_OVERHEAD_BYTES;
+  }
+
   /** Stores `value` under `key` (unless larger than the per-entry limit), evicting the oldest. */
   set(key: string, value: V): void {
-    const size = value.bytes.byteLength + ENTRY_OVERHEAD_BYTES;
+    const size = this.#size(value);
     this.delete(key);
     if (size > this.#maxEntryBytes || size > this.#maxBytes) return;
     while (this.#bytes + size > this.#maxBytes && this.#entries.size > 0) {
@@ -131,7 +155,7 @@ export class VariantCache<V extends Variant = Variant> {
     const value = this.#entries.get(key);
     if (value === undefined) return false;
     this.#entries.delete(key);
-    this.#bytes -= value.bytes.byteLength + ENTRY_OVERHEAD_BYTES;
+    this.#bytes -= this.#size(value);
     return true;
   }
 

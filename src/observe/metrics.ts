@@ -38,6 +38,11 @@ export interface MetricsOptions {
   queueDepth?: () => number;
   /** Resident set size in bytes; default `Deno.memoryUsage().rss`. */
   rss?: () => number;
+  /**
+   * Bytes of memory by part (`logo_memory_bytes{part}`: heap, caches, WASM of each worker — see
+   * `src/server/memory_figures.ts`), read when scraped; default none.
+   */
+  memory?: () => Readonly<Record<string, number>>;
 }
 
 /** How a render ended for the latency histogram: sent as stored or rendered by imagecore. */
@@ -145,6 +150,19 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       this.set(rss());
     },
   });
+  const memory = options.memory;
+  if (memory !== undefined) {
+    new client.Gauge({
+      name: "logo_memory_bytes",
+      help: "Bytes of memory by part: V8 heap, caches, WASM linear memory of each isolate.",
+      labelNames: ["part"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [part, bytes] of Object.entries(memory())) this.labels(part).set(bytes);
+      },
+    });
+  }
 
   return {
     request(status) {

@@ -116,6 +116,8 @@ export interface ObserverOptions {
   clock?: () => number;
   /** Image jobs waiting for a worker, for the metrics; default always 0. */
   queueDepth?: () => number;
+  /** Bytes of memory by part, for the metrics (`MetricsOptions.memory`); default none. */
+  memory?: () => Readonly<Record<string, number>>;
 }
 
 const NOTHING: Observation = { step() {}, finish() {} };
@@ -149,7 +151,7 @@ export function createObserver(options: ObserverOptions): RequestObserver {
   const metrics = options.metrics ??
     (settings.metricsToken === undefined
       ? undefined
-      : createMetrics({ queueDepth: options.queueDepth }));
+      : createMetrics({ queueDepth: options.queueDepth, memory: options.memory }));
   const endpoint: MetricsEndpoint | undefined = metrics === undefined
     ? undefined
     : createMetricsEndpoint(metrics, settings.metricsToken);

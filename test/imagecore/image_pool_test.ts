@@ -188,7 +188,10 @@ Deno.test("image pool: the queue is bounded; close rejects what waits and stops 
     pool.probe(SVG),
     refusedWith("busy", /Cannot process image: 1 images are already waiting/),
   );
-  assert.deepEqual(pool.stats(), { started: 1, queued: 1, running: 1 });
+  const { wasmBytes, ...counts } = pool.stats();
+  assert.deepEqual(counts, { started: 1, queued: 1, running: 1 });
+  assert.equal(wasmBytes.length, 1);
+  assert.ok(wasmBytes[0] > 0, "the worker reported its WASM memory when it became ready");
   await pool.close();
   await assert.rejects(running, refusedWith("internal", /pool closed/));
   await assert.rejects(waiting, refusedWith("internal", /pool closed/));

@@ -81,7 +81,7 @@ Deno.test("render pool: close ends a held render as 'pool closed', a 503 for the
   const error = await held.then(() => undefined, (e) => e);
   assert.ok(error instanceof ImageCoreError);
   assert.match(error.message, /pool closed/);
-  assert.deepEqual(pool.stats(), { started: 2, queued: 0, running: 0 });
+  assert.deepEqual(pool.stats(), { started: 2, queued: 0, running: 0, wasmBytes: [] });
   await assert.rejects(pool.transform(LOGO, { width: 10 }), /pool closed/);
   const answer = renderUnavailable(error);
   assert.equal(answer?.status, 503);
