@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=204969ed992c0d5177944dc4a3f2a4f8b32a07e110f643cf1ed69b7d52c49512 wasm-sha256=2a128584978081b382a1b718c9c66af38bf7478743897a48d15002431d181722 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=ece0a123ceadf3bfbcf3a1ceef3fda7f7893ed8d3c03df4b367dd8bb65fb403f wasm-sha256=b90410572ed478f7564e72c8d4e569d4464548c9e120c98c89e354a9f03bb08d rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
@@ -23,6 +23,36 @@ export function allocate_for_tests(bytes) {
     __wbg_call_guard();
     ret = wasm.allocate_for_tests(bytes);
     return ret >>> 0;
+}
+
+/**
+ * Resizes straight-alpha RGBA8 `pixels` (`src_width`×`src_height`) to `width`×`height`: with
+ * `reference`, one Lanczos3 convolution over every pixel; else what `transform` does.
+ * @param {Uint8Array | number[]} pixels
+ * @param {number} src_width
+ * @param {number} src_height
+ * @param {number} width
+ * @param {number} height
+ * @param {boolean} reference
+ * @returns {Uint8Array}
+ */
+export function bench_resize(pixels, src_width, src_height, width, height, reference) {
+    const val2 = +src_width;
+    const val3 = +src_height;
+    const val4 = +width;
+    const val5 = +height;
+    const val6 = +reference;
+    const ptr0 = passArray8ToWasm0(pixels, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.bench_resize(ptr0, len0, val2, val3, val4, val5, val6);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v7 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    return v7;
 }
 
 /**

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=204969ed992c0d5177944dc4a3f2a4f8b32a07e110f643cf1ed69b7d52c49512 wasm-sha256=2c23c953dd56dff4dbd5e3023aa101ea6032d78ec98ec894578f2c3909519560 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=ece0a123ceadf3bfbcf3a1ceef3fda7f7893ed8d3c03df4b367dd8bb65fb403f wasm-sha256=645cc6d1ee57456d0b034c93333565b9fc5fb5267675efda447a041942ee9751 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -31,6 +31,9 @@ pub mod pipeline;
 #[cfg(feature = "raster")]
 pub mod resize;
 #[cfg(feature = "raster")]
+#[doc(hidden)]
+pub mod resize_bench;
+#[cfg(feature = "raster")]
 pub mod rgba;
 #[cfg(feature = "svg")]
 pub mod svg;
