@@ -34,6 +34,9 @@ pub mod renditions;
 #[cfg(feature = "raster")]
 pub mod resize;
 #[cfg(feature = "raster")]
+#[doc(hidden)]
+pub mod resize_bench;
+#[cfg(feature = "raster")]
 pub mod rgba;
 #[cfg(feature = "raster")]
 pub mod stage_times;

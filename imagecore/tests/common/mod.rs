@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod quality;
+pub mod quality_inputs;
 pub mod theme_logos;
 
 use image::codecs::bmp::BmpEncoder;
