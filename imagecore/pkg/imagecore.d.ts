@@ -10,6 +10,12 @@ export function __wbg_reset_state(): void;
 export function allocate_for_tests(bytes: number): number;
 
 /**
+ * Resizes straight-alpha RGBA8 `pixels` (`src_width`×`src_height`) to `width`×`height`: with
+ * `reference`, one Lanczos3 convolution over every pixel; else what `transform` does.
+ */
+export function bench_resize(pixels: Uint8Array | number[], src_width: number, src_height: number, width: number, height: number, reference: boolean): Uint8Array;
+
+/**
  * Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG. The pixels arrive as
  * a buffer of their own (wasm-bindgen copies them in once), which PNG encoding normalises in place.
  */
@@ -65,6 +71,7 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly allocate_for_tests: (a: number) => number;
+    readonly bench_resize: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
     readonly encode_rgba: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly is_svg: (a: number, b: number) => number;
     readonly memory_bytes: () => number;

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=c213b3ef6876c1ad345b37db756aa68a192747e6828419b7ea855d1e3bf28f12 wasm-sha256=b9cf152813368668f54797e4d0df981cd21d8ed117d5adbcb6385e9fb00b5f4a rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=56ad43c8eb8544678a18a170d5a15f38d80a7fc3e2e43ddaf7f27ec7b87bf4f3 wasm-sha256=a5c200afa0b76ef10b08939f3ad30938f18732a35b58b9a63bfe9a244806f4a6 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
@@ -25,6 +25,36 @@ export function allocate_for_tests(bytes) {
     __wbg_call_guard();
     ret = wasm.allocate_for_tests(bytes);
     return ret >>> 0;
+}
+
+/**
+ * Resizes straight-alpha RGBA8 `pixels` (`src_width`×`src_height`) to `width`×`height`: with
+ * `reference`, one Lanczos3 convolution over every pixel; else what `transform` does.
+ * @param {Uint8Array | number[]} pixels
+ * @param {number} src_width
+ * @param {number} src_height
+ * @param {number} width
+ * @param {number} height
+ * @param {boolean} reference
+ * @returns {Uint8Array}
+ */
+export function bench_resize(pixels, src_width, src_height, width, height, reference) {
+    const val2 = +src_width;
+    const val3 = +src_height;
+    const val4 = +width;
+    const val5 = +height;
+    const val6 = +reference;
+    const ptr0 = passArray8ToWasm0(pixels, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.bench_resize(ptr0, len0, val2, val3, val4, val5, val6);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v7 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    return v7;
 }
 
 /**

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=c213b3ef6876c1ad345b37db756aa68a192747e6828419b7ea855d1e3bf28f12 wasm-sha256=301019da8bb56acffe88d0c875963b2d54e65f2a87a5f7f1482d64eceb932790 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=56ad43c8eb8544678a18a170d5a15f38d80a7fc3e2e43ddaf7f27ec7b87bf4f3 wasm-sha256=ebb698972d8b824a63305ac885669938b320287b2e05aa11fd68ec307da47dc6 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
