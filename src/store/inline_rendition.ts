@@ -4,7 +4,8 @@
  * A default request (128 px PNG, the most common one) that is not in the server's memory used to
  * cost three KV reads — the record, the blob's manifest, its chunks — and a reassembly. Its bytes
  * (about 6 KB) now travel inside the record (`Rendition.data`), so that request costs one KV read.
- * The other renditions (`source`, `mid`: tens of KB, read only to render other sizes) stay
+ * The other renditions (`source`, and a recipe-1 record's `mid`: tens of KB, read only to render
+ * other sizes) stay
  * content-addressed blobs (`blob_store.ts`).
  *
  * Rules:
@@ -25,7 +26,7 @@
  * declare const bytes: Map<string, Uint8Array>; // the bytes of each rendition, by hash
  * const { stored, blobs } = layOut(record, bytes);
  * stored.renditions.default.data; // the default's bytes, when they fit
- * blobs.map((b) => b.hash); // the renditions kept as blobs: source, mid
+ * blobs.map((b) => b.hash); // the renditions kept as blobs: the source
  * withoutInlineBytes(stored); // equal to `record` again
  * ```
  * @module

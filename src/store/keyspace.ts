@@ -11,7 +11,7 @@
  * | `["key_by_pk", sha256(pk)]` | key id | `store/key_store.ts` (create; deleted on revoke) | `store/key_store.ts` (`byPublishableKey`) | never |
  * | `["key_by_sk", sha256(sk)]` | key id | `store/key_store.ts` (create; deleted on revoke) | `store/key_store.ts` (`bySecretKey`) | never |
  * | `["logos", domain]` | `LogoRecord`, with the `default` rendition's bytes inside when they fit (`store/inline_rendition.ts`) | `store/logo_store.ts` (put, remove), `store/logo_restore.ts` | `store/logo_store.ts`, `store/store_meta.ts` | never |
- * | `["blobs", sha256]` | `BlobManifest` of a rendition not inside its record (`source`, `mid`, a `default` too large) | `store/blob_store.ts` | `store/blob_store.ts` | never (collected at zero references) |
+ * | `["blobs", sha256]` | `BlobManifest` of a rendition not inside its record (`source`, a recipe-1 `mid`, a `default` too large) | `store/blob_store.ts` | `store/blob_store.ts` | never (collected at zero references) |
  * | `["blob_chunks", sha256, i]` | bytes (at most 60 KiB) | `store/blob_store.ts` | `store/blob_store.ts` | never (collected with the blob) |
  * | `["rate_limit", keyId, windowSeconds, windowIndex]` | quota handed out in that window (number) | `quota_lease.ts` for `rate_limiter.ts` | `quota_lease.ts` | one window length after the window ends |
  * | `["discovery", "found", domain]` | `FoundEntry` | `discovery/found_memory.ts` | `discovery/found_memory.ts` | never (the refresh sweep deletes it once the logo is no longer discovery's) |
