@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=56ad43c8eb8544678a18a170d5a15f38d80a7fc3e2e43ddaf7f27ec7b87bf4f3 wasm-sha256=a5c200afa0b76ef10b08939f3ad30938f18732a35b58b9a63bfe9a244806f4a6 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=44932ffe37ec7d9bd0c00487359522fd770cdc89a2becbc2689626d454cd2d15 wasm-sha256=a5c200afa0b76ef10b08939f3ad30938f18732a35b58b9a63bfe9a244806f4a6 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

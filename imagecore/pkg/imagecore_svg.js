@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=56ad43c8eb8544678a18a170d5a15f38d80a7fc3e2e43ddaf7f27ec7b87bf4f3 wasm-sha256=ebb698972d8b824a63305ac885669938b320287b2e05aa11fd68ec307da47dc6 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=44932ffe37ec7d9bd0c00487359522fd770cdc89a2becbc2689626d454cd2d15 wasm-sha256=ebb698972d8b824a63305ac885669938b320287b2e05aa11fd68ec307da47dc6 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -2,9 +2,10 @@
 //!
 //! The source is decoded once and resized to the `source` rendition's width; every other
 //! rendition is resized from those pixels (not from the encoded source, so nothing is decoded
-//! twice). Each is encoded as PNG. The bytes equal those of `transform(input, source width)` and
-//! of `transform(that PNG, width)` for each further width: transparent pixels weigh nothing in the
-//! premultiplied resize, so the normalisation the PNG encoder applies changes no output.
+//! twice). Each is encoded as PNG at the small effort (`encode`'s setting). The bytes equal those of
+//! `transform(input, source width)` and of `transform(that PNG, width)` for each further width, both
+//! at that effort: transparent pixels weigh nothing in the premultiplied resize, so the
+//! normalisation the PNG encoder applies changes no output.
 
 use crate::decode::decode;
 use crate::encode::encode;

@@ -1,7 +1,9 @@
 #![cfg(feature = "raster")]
-//! Several renditions from one decode give the bytes of separate `transform` calls.
+//! Several renditions from one decode give the bytes of separate `transform` calls at the small
+//! effort (stored renditions are encoded with the smallest setting).
 mod common;
 
+use imagecore::effort::Effort;
 use imagecore::error::ErrorCode;
 use imagecore::pipeline::{transform, Options};
 use imagecore::renditions::{pack, renditions, MAX_EXTRA_WIDTHS};
@@ -9,6 +11,7 @@ use imagecore::renditions::{pack, renditions, MAX_EXTRA_WIDTHS};
 fn at(width: u32) -> Options {
     Options {
         width: Some(width),
+        effort: Effort::Small,
         ..Options::default()
     }
 }
