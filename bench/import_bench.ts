@@ -27,6 +27,7 @@ import { type AdminRun, runAdmin } from "./support/admin_run.ts";
 import { kvFootprint, sqliteFileSize } from "./support/kv_footprint.ts";
 import type { LogoRecord } from "../src/store/logo_store.ts";
 import { LOGOS_PREFIX } from "../src/store/keyspace.ts";
+import { printTable, wholeNumber } from "./support/bench_cli.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -37,15 +38,6 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-
-function wholeNumber(name: string, text: string, min: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) {
-    console.error(`Invalid --${name} "${text}": expected a whole number of at least ${min}`);
-    Deno.exit(2);
-  }
-  return n;
-}
 
 const count = wholeNumber("count", values.count, 1);
 const seed = wholeNumber("seed", values.seed, 0);
@@ -98,17 +90,6 @@ function rate(name: string, result: AdminRun): string[] {
   ];
 }
 
-function table(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    `| ${
-      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")
-    } |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w, i) => "-".repeat(w + 1) + (i === 0 ? "-" : ":")).join("|")}|`);
-  for (const row of rows) console.log(line(row));
-}
-
 try {
   console.log(`\nlogo import of ${count} logos into an empty store …`);
   const first = await run("import", ["--init", "logo", "import", set.dir]);
@@ -148,7 +129,7 @@ try {
     `\nImport of ${count} generated logos (${KB(set.bytes / count)} KB per source file); ` +
       `load average at the end ${loadAverage()}\n`,
   );
-  table(["run", "wall s", "logos/s", "CPU ms/logo"], [
+  printTable(["run", "wall s", "logos/s", "CPU ms/logo"], [
     rate("import (empty store)", first),
     rate("import again (all stored)", again),
     ...(rerendered ? [rate("rerender --all", rerender)] : []),
@@ -167,7 +148,7 @@ try {
       KB(p.bytes / count),
     ];
   });
-  table(["rendition", "logos with it", "avg width px", "KB when present", "KB/logo"], [
+  printTable(["rendition", "logos with it", "avg width px", "KB when present", "KB/logo"], [
     ...rows,
     ["KV overhead (keys, manifests, records)", "", "", "", KB((total - images) / count)],
     ["total in KV", "", "", "", KB(total / count)],

@@ -44,6 +44,7 @@ import { memoryStore } from "./support/memory_store.ts";
 import { type MemorySample, MemoryServer } from "./support/memory_server.ts";
 import { KeepAliveLoad } from "./support/keepalive_load.ts";
 import { seededRandom } from "./support/growth_logos.ts";
+import { printTable, wholeNumber } from "./support/bench_cli.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -59,15 +60,6 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-
-function wholeNumber(name: string, text: string, min: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) {
-    console.error(`Invalid --${name} "${text}": expected a whole number of at least ${min}`);
-    Deno.exit(2);
-  }
-  return n;
-}
 
 const count = wholeNumber("count", values.count, 1);
 const seed = wholeNumber("seed", values.seed, 0);
@@ -177,14 +169,7 @@ try {
     mib(s.rssFile),
     ...partNames.map((part) => mib(s.parts[part])),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    `| ${
-      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")
-    } |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w, i) => "-".repeat(w + 1) + (i === 0 ? "-" : ":")).join("|")}|`);
-  for (const row of table) console.log(line(row));
+  printTable(header, table);
 } finally {
   await server?.stop();
   await Deno.remove(dir, { recursive: true });

@@ -39,6 +39,7 @@ import { type KvFootprint, kvFootprint, sqliteFileSize } from "./support/kv_foot
 import { GrowthServer, type LookupRun, processCpuMs } from "./support/growth_lookups.ts";
 import { hasWrk } from "./support/wrk.ts";
 import { printGrowthReport, type StoreResult } from "./support/growth_report.ts";
+import { wholeNumber } from "./support/bench_cli.ts";
 
 const TOKEN = "growth-bench-denokv-access-token-0123456789";
 
@@ -56,15 +57,6 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-
-function wholeNumber(name: string, text: string, min: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) {
-    console.error(`Invalid --${name} "${text}": expected a whole number of at least ${min}`);
-    Deno.exit(2);
-  }
-  return n;
-}
 
 const count = wholeNumber("count", values.count, 1);
 const seed = wholeNumber("seed", values.seed, 0);

@@ -12,6 +12,7 @@
  */
 import type { KvFootprint, SqliteFileSize } from "./kv_footprint.ts";
 import type { LookupRun } from "./growth_lookups.ts";
+import { printTable } from "./bench_cli.ts";
 
 /** Everything measured on one store. */
 export interface StoreResult {
@@ -39,17 +40,6 @@ const KB = (n: number) => (n / 1000).toFixed(1);
 const MB = (n: number) => (n / 1e6).toFixed(0);
 const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
-function table(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    `| ${
-      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")
-    } |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w, i) => "-".repeat(w + 1) + (i === 0 ? "-" : ":")).join("|")}|`);
-  for (const row of rows) console.log(line(row));
-}
-
 /** Prints the report of every store measured. */
 export function printGrowthReport(
   results: StoreResult[],
@@ -62,7 +52,7 @@ export function printGrowthReport(
         KB(context.sourceBytes / count)
       } KB per logo); load average at the end ${context.loadAverage}\n`,
   );
-  table(
+  printTable(
     [
       "store",
       "imported",
@@ -89,7 +79,7 @@ export function printGrowthReport(
   );
   const first = results[0];
   const kinds = Object.keys(first?.footprint.kinds ?? {}).sort();
-  table(
+  printTable(
     ["kind", "entries/logo", "key B/logo", "value B/logo", "KB/logo", "share"],
     [...kinds, "total"].map((kind) => {
       const k = kind === "total" ? first.footprint.total : first.footprint.kinds[kind];
@@ -105,7 +95,7 @@ export function printGrowthReport(
     }),
   );
   console.log("\nSQLite file after a checkpoint:\n");
-  table(
+  printTable(
     [
       "store",
       "before checkpoint MB",
@@ -130,7 +120,7 @@ export function printGrowthReport(
   console.log(
     `\nRandom-domain lookups (uniform over the ${count} domains; wrk 2 threads, 50 connections):\n`,
   );
-  table(
+  printTable(
     [
       "store",
       "request",
@@ -161,7 +151,7 @@ export function printGrowthReport(
     ),
   );
   console.log("\nStraight-line extrapolation of the per-logo figures (one import process):\n");
-  table(
+  printTable(
     ["store", "logos", "import hours", "disk GB", "KV GB"],
     results.flatMap((r) =>
       [100_000, 1_000_000].map((n) => [

@@ -1,26 +1,11 @@
 import assert from "node:assert/strict";
+import { assertAllComplete } from "../support/complete_logos.ts";
 import { join } from "node:path";
 import type { BlobManifest } from "../../src/store/blob_store.ts";
-import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
-import { sha256Hex } from "../../src/store/sha256.ts";
 import { adminCommand, runAdminCli } from "../support/admin_cli.ts";
 import { lines, readUntil } from "../support/lines.ts";
 import { noiseImage } from "../support/images.ts";
 import { blobHashes } from "../../src/store/inline_rendition.ts";
-
-/** Every visible record's renditions read back complete and hash-match. */
-async function assertAllComplete(kv: Deno.Kv): Promise<LogoRecord[]> {
-  const logos = new LogoStore(kv);
-  const records = await Array.fromAsync(logos.list());
-  for (const record of records) {
-    for (const [name, rendition] of Object.entries(record.renditions)) {
-      const bytes = await logos.readRendition(rendition);
-      assert.ok(bytes !== null, `${record.domain}: ${name} is complete`);
-      assert.equal(await sha256Hex(bytes), rendition.hash, `${record.domain}: ${name} hash`);
-    }
-  }
-  return records;
-}
 
 /** Reads `stream` line by line until a line matches `pattern`; returns the lines read. */
 Deno.test("an import killed halfway leaves only complete logos and a re-run finishes it", async () => {

@@ -3,26 +3,13 @@ import { join } from "node:path";
 import type { BlobManifest } from "../../src/store/blob_store.ts";
 import { blobHashes } from "../../src/store/inline_rendition.ts";
 import { PIPELINE_VERSION } from "../../src/store/logo_ingest.ts";
-import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
+import { LogoStore } from "../../src/store/logo_store.ts";
 import { sha256Hex } from "../../src/store/sha256.ts";
 import { adminCommand, runAdminCli } from "../support/admin_cli.ts";
 import { lines, readUntil } from "../support/lines.ts";
 import { noiseImage } from "../support/images.ts";
+import { assertAllComplete } from "../support/complete_logos.ts";
 import { storeRecipeOneLogo } from "../support/recipe_one.ts";
-
-/** Every record's renditions read back complete and hash-match. */
-async function assertAllComplete(kv: Deno.Kv): Promise<LogoRecord[]> {
-  const logos = new LogoStore(kv);
-  const records = await Array.fromAsync(logos.list());
-  for (const record of records) {
-    for (const [name, rendition] of Object.entries(record.renditions)) {
-      const bytes = await logos.readRendition(rendition);
-      assert.ok(bytes !== null, `${record.domain}: ${name} is complete`);
-      assert.equal(await sha256Hex(bytes), rendition.hash, `${record.domain}: ${name} hash`);
-    }
-  }
-  return records;
-}
 
 async function withKv<T>(path: string, fn: (kv: Deno.Kv) => Promise<T>): Promise<T> {
   const kv = await Deno.openKv(path);
