@@ -1,8 +1,8 @@
 /**
  * The server's dependency graph stays free of benchmark and test-only packages: `deno task start`
  * on an empty Deno cache installs every npm package of `deno.lock` (whatever the server imports), so
- * `sharp` (and libvips, about 38 MB) lives only in `deno.dev.json` / `deno.dev.lock`, which the test,
- * bench and fuzz tasks use. The dev config repeats the server's imports; this pins that they agree.
+ * `sharp` (and libvips, about 38 MB) and the napi-rs WASM peer live only in `deno.dev.json` /
+ * `deno.dev.lock`, which the test, bench and fuzz tasks use. The dev config repeats the server's imports; this pins that they agree.
  */
 import { deepStrictEqual, ok } from "node:assert";
 
@@ -10,7 +10,7 @@ const root = new URL("../", import.meta.url);
 const readJson = async (name: string) =>
   JSON.parse(await Deno.readTextFile(new URL(name, root))) as Record<string, unknown>;
 
-const DEV_ONLY = ["sharp", "dns-packet", "puppeteer-core"];
+const DEV_ONLY = ["sharp", "@napi-rs/image-wasm32-wasi", "dns-packet", "puppeteer-core"];
 
 Deno.test("deno.json and deno.lock hold no benchmark or test-only package", async () => {
   const server = await readJson("deno.json");
