@@ -4,7 +4,6 @@ import type { BlobManifest } from "../../src/store/blob_store.ts";
 import { blobHashes } from "../../src/store/inline_rendition.ts";
 import { PIPELINE_VERSION } from "../../src/store/logo_ingest.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
-import { sha256Hex } from "../../src/store/sha256.ts";
 import { adminCommand, runAdminCli } from "../support/admin_cli.ts";
 import { lines, readUntil } from "../support/lines.ts";
 import { noiseImage } from "../support/images.ts";
