@@ -17,15 +17,21 @@
  * @module
  */
 
+/** Every {@link ImageCoreErrorCode}: the one list the WASM wrapper and the worker mailbox read. */
+export const IMAGECORE_ERROR_CODES = Object.freeze(
+  [
+    "unsupported_format",
+    "corrupt",
+    "too_large",
+    "invalid_argument",
+    "timeout",
+    "busy",
+    "internal",
+  ] as const,
+);
+
 /** Why imagecore refused an input. */
-export type ImageCoreErrorCode =
-  | "unsupported_format"
-  | "corrupt"
-  | "too_large"
-  | "invalid_argument"
-  | "timeout"
-  | "busy"
-  | "internal";
+export type ImageCoreErrorCode = (typeof IMAGECORE_ERROR_CODES)[number];
 
 /** The one error imagecore throws: a machine-readable `code` and a readable message. */
 export class ImageCoreError extends Error {

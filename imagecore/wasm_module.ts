@@ -5,16 +5,8 @@
  *
  * @module
  */
-import { ImageCoreError, type ImageCoreErrorCode } from "./refusals.ts";
+import { IMAGECORE_ERROR_CODES, ImageCoreError, type ImageCoreErrorCode } from "./refusals.ts";
 
-const ERROR_CODES: readonly ImageCoreErrorCode[] = [
-  "unsupported_format",
-  "corrupt",
-  "too_large",
-  "invalid_argument",
-  "timeout",
-  "internal",
-];
 /** After a call leaves linear memory above this, the instance is recreated to give it back. */
 let memoryHighWater = 256 * 1024 * 1024;
 
@@ -82,7 +74,7 @@ export class WasmModule {
     if (typeof error === "string") {
       const tab = error.indexOf("\t");
       const code = error.slice(0, tab) as ImageCoreErrorCode;
-      if (tab > 0 && ERROR_CODES.includes(code)) {
+      if (tab > 0 && IMAGECORE_ERROR_CODES.includes(code)) {
         return new ImageCoreError(code, error.slice(tab + 1));
       }
     }

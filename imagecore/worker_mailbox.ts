@@ -27,7 +27,7 @@
  * @module
  */
 import { LOGO_FORMATS, LOGO_THEMES } from "../src/sdk/logo_options.ts";
-import type { ImageCoreErrorCode } from "./refusals.ts";
+import { IMAGECORE_ERROR_CODES, type ImageCoreErrorCode } from "./refusals.ts";
 import { ENCODE_EFFORTS } from "./transform_options.ts";
 import type { ProbeResult, SourceFormat, TransformOptions, TransformResult } from "./mod.ts";
 
@@ -60,15 +60,6 @@ const OPS = [
   "test:trap",
   "test:exit",
 ] as const;
-const ERROR_CODES: readonly ImageCoreErrorCode[] = [
-  "unsupported_format",
-  "corrupt",
-  "too_large",
-  "invalid_argument",
-  "timeout",
-  "busy",
-  "internal",
-];
 const SOURCE_FORMATS: readonly SourceFormat[] = ["png", "jpeg", "gif", "webp", "ico", "bmp", "svg"];
 const NO_WIDTH = -1;
 
@@ -210,7 +201,7 @@ export function answerJob(
     if (text.length <= box.capacity) {
       new Uint8Array(box.buffer, DATA_OFFSET).set(text);
       cells[OUTPUT_LENGTH] = text.length;
-      cells[ERROR_CODE] = ERROR_CODES.indexOf(answer.error.code);
+      cells[ERROR_CODE] = IMAGECORE_ERROR_CODES.indexOf(answer.error.code);
       status = Status.Failed;
     }
   } else if (isTransformResult(answer.result)) {
@@ -283,7 +274,7 @@ export function readAnswer(box: Mailbox): MailboxAnswer {
       };
     }
     case Status.Failed: {
-      const code = ERROR_CODES[cells[ERROR_CODE]] ?? "internal";
+      const code = IMAGECORE_ERROR_CODES[cells[ERROR_CODE]] ?? "internal";
       return { error: { code, message: new TextDecoder().decode(data().slice()) }, memoryBytes };
     }
     default:
