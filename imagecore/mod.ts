@@ -209,14 +209,18 @@ export function renditionsPacked(input: Uint8Array, options: RenditionsOptions):
   if (source.format === "svg") {
     raster = svg.call(() => svgGlue.svg_rasterize(input, width)).subarray(12);
   }
-  return readPacked(core.call(() => glue.renditions(raster, width, widths)), source);
+  // A PNG as given is kept when it needs no resize; the SVG's raster is always encoded anew.
+  const keepPng = source.format !== "svg";
+  return readPacked(core.call(() => glue.renditions(raster, width, widths, keepPng)), source);
 }
 
 /**
  * Decodes `input` once and renders PNG renditions: the source at most `sourceMaxWidth` wide
  * (never upscaled), then one per entry of `widths` resized from its pixels — the bytes separate
  * {@link transform} calls would give (`transform(input, { width })`, then
- * `transform(thatPng, { width: w })` for each `w`).
+ * `transform(thatPng, { width: w })` for each `w`). One exception: a PNG `input` that needs no
+ * resize is the source rendition as it came, minus the chunks no decoder here reads (imagecore's
+ * `src/png_as_is.rs` says when): the same pixels, without the deflate.
  *
  * @throws {ImageCoreError} as {@link transform} does.
  * @example

@@ -37,10 +37,11 @@ export function memory_bytes(): number;
 export function probe(input: Uint8Array | number[]): Uint8Array;
 
 /**
- * Decodes once and renders PNG renditions: the source at `source_width`, then each of `widths`
- * from its pixels (see `renditions`). Returns them packed by `renditions::pack`.
+ * Decodes once and renders PNG renditions: the source at `source_width` (a PNG needing no resize
+ * kept as it came when `keep_png`), then each of `widths` from its pixels (see `renditions`).
+ * Returns them packed by `renditions::pack`.
  */
-export function renditions(input: Uint8Array | number[], source_width: number, widths: Uint32Array | number[]): Uint8Array;
+export function renditions(input: Uint8Array | number[], source_width: number, widths: Uint32Array | number[], keep_png: boolean): Uint8Array;
 
 /**
  * Whether an allocation failed since the last call, clearing the note. Safe to call after a
@@ -76,7 +77,7 @@ export interface InitOutput {
     readonly is_svg: (a: number, b: number) => number;
     readonly memory_bytes: () => number;
     readonly probe: (a: number, b: number) => [number, number, number, number];
-    readonly renditions: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
+    readonly renditions: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
     readonly take_out_of_memory: () => number;
     readonly transform: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
     readonly transform_stages: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];

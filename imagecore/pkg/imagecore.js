@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=44932ffe37ec7d9bd0c00487359522fd770cdc89a2becbc2689626d454cd2d15 wasm-sha256=a5c200afa0b76ef10b08939f3ad30938f18732a35b58b9a63bfe9a244806f4a6 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=3e71fc6072644c4d7c0c2cdf1d0bedad0b3c44aad79eb356a536fd6abcd429e8 wasm-sha256=550b9536d2ad5511321b9d06adf0f1efc9a714f86450f0629ed916bb8ab900c4 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
@@ -128,15 +128,18 @@ export function probe(input) {
 }
 
 /**
- * Decodes once and renders PNG renditions: the source at `source_width`, then each of `widths`
- * from its pixels (see `renditions`). Returns them packed by `renditions::pack`.
+ * Decodes once and renders PNG renditions: the source at `source_width` (a PNG needing no resize
+ * kept as it came when `keep_png`), then each of `widths` from its pixels (see `renditions`).
+ * Returns them packed by `renditions::pack`.
  * @param {Uint8Array | number[]} input
  * @param {number} source_width
  * @param {Uint32Array | number[]} widths
+ * @param {boolean} keep_png
  * @returns {Uint8Array}
  */
-export function renditions(input, source_width, widths) {
+export function renditions(input, source_width, widths, keep_png) {
     const val3 = +source_width;
+    const val4 = +keep_png;
     let ptr0, len0, ptr1, len1;
     try {
         ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
@@ -150,13 +153,13 @@ export function renditions(input, source_width, widths) {
     }
     let ret;
     __wbg_call_guard();
-    ret = wasm.renditions(ptr0, len0, val3, ptr1, len1);
+    ret = wasm.renditions(ptr0, len0, val3, ptr1, len1, val4);
     if (ret[3]) {
         throw takeFromExternrefTable0(ret[2]);
     }
-    var v4 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    var v5 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
-    return v4;
+    return v5;
 }
 
 /**

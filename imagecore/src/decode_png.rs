@@ -60,6 +60,15 @@ impl<'a> PngSource<'a> {
         (info.width, info.height)
     }
 
+    /// Whether the file can be stored as it is (`png_as_is`): at most 8 bits a sample, not
+    /// interlaced (Adam7 decodes slower on every request), and not rotated by EXIF.
+    pub fn stores_as_is(&self) -> bool {
+        let info = self.reader.info();
+        info.bit_depth as u8 <= 8
+            && !info.interlaced
+            && self.orientation() == Orientation::NoTransforms
+    }
+
     /// The orientation an `eXIf` chunk asks for.
     pub fn orientation(&self) -> Orientation {
         self.reader

@@ -30,6 +30,8 @@ pub mod out_of_memory;
 #[cfg(feature = "raster")]
 pub mod pipeline;
 #[cfg(feature = "raster")]
+pub mod png_as_is;
+#[cfg(feature = "raster")]
 pub mod renditions;
 #[cfg(feature = "raster")]
 pub mod resize;
@@ -157,11 +159,17 @@ pub fn probe(input: &[u8]) -> Result<Vec<u8>, JsValue> {
 }
 
 #[cfg(feature = "raster")]
-/// Decodes once and renders PNG renditions: the source at `source_width`, then each of `widths`
-/// from its pixels (see `renditions`). Returns them packed by `renditions::pack`.
+/// Decodes once and renders PNG renditions: the source at `source_width` (a PNG needing no resize
+/// kept as it came when `keep_png`), then each of `widths` from its pixels (see `renditions`).
+/// Returns them packed by `renditions::pack`.
 #[wasm_bindgen]
-pub fn renditions(input: &[u8], source_width: u32, widths: &[u32]) -> Result<Vec<u8>, JsValue> {
-    let outputs = renditions::renditions(input, source_width, widths).map_err(to_js)?;
+pub fn renditions(
+    input: &[u8],
+    source_width: u32,
+    widths: &[u32],
+    keep_png: bool,
+) -> Result<Vec<u8>, JsValue> {
+    let outputs = renditions::renditions(input, source_width, widths, keep_png).map_err(to_js)?;
     Ok(renditions::pack(&outputs))
 }
 

@@ -2,10 +2,14 @@
 //!
 //! The source is decoded once and resized to the `source` rendition's width; every other
 //! rendition is resized from those pixels (not from the encoded source, so nothing is decoded
-//! twice). Each is encoded as PNG at the small effort (`encode`'s setting). The bytes equal those of
-//! `transform(input, source width)` and of `transform(that PNG, width)` for each further width, both
-//! at that effort: transparent pixels weigh nothing in the premultiplied resize, so the
-//! normalisation the PNG encoder applies changes no output.
+//! twice). Each is encoded as PNG at the small effort (`encode`'s setting) — except a PNG source
+//! that needs no resize, which is kept as it came minus the chunks no decoder here reads
+//! (`png_as_is`): the same pixels, without the deflate that was most of an import's CPU.
+//!
+//! The bytes of a further rendition equal those of `transform(source rendition, width)` at that
+//! effort, whichever way the source rendition was made: transparent pixels weigh nothing in the
+//! premultiplied resize, so the normalisation the PNG encoder applies changes no output. An
+//! encoded source rendition equals `transform(input, source width)`.
 
 use crate::decode::decode;
 use crate::encode::encode;
@@ -13,6 +17,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::format::OutputFormat;
 use crate::geometry::output_size;
 use crate::pipeline::Output;
+use crate::png_as_is::png_as_is;
 use crate::resize::resize;
 
 /// Most further widths one call takes.
@@ -36,34 +41,75 @@ fn png(mut pixels: Vec<u8>, width: u32, height: u32) -> Result<Output> {
 /// Decodes `input` once and returns PNG renditions: first the source at `source_width` (height
 /// keeps the aspect ratio, as `transform` sizes it), then one per entry of `widths`, each resized
 /// from the source rendition's pixels. Every size is checked from the header, before any pixel is
-/// decoded.
+/// decoded. With `keep_png`, a PNG input that needs no resize is the source rendition as it came
+/// (`png_as_is`); without it (for a PNG imagecore made itself, such as a rasterised SVG, whose
+/// encoding was not chosen for storage) the source rendition is always encoded.
 ///
 /// # Errors
 /// The decoder's refusals (`unsupported_format`, `corrupt`, `too_large`), and `invalid_argument`
 /// for a width of 0 or over the output limit, or more than [`MAX_EXTRA_WIDTHS`] widths.
-pub fn renditions(input: &[u8], source_width: u32, widths: &[u32]) -> Result<Vec<Output>> {
+pub fn renditions(
+    input: &[u8],
+    source_width: u32,
+    widths: &[u32],
+    keep_png: bool,
+) -> Result<Vec<Output>> {
     if widths.len() > MAX_EXTRA_WIDTHS {
         return Err(Error::new(
             ErrorCode::InvalidArgument,
             format!("Cannot render renditions: at most {MAX_EXTRA_WIDTHS} widths"),
         ));
     }
-    let (source, (width, height, sizes)) = decode(input, |src_width, src_height| {
+    let (source, (width, height, sizes, same_size)) = decode(input, |src_width, src_height| {
         let (width, height) = output_size(src_width, src_height, source_width)?;
         let sizes = widths
             .iter()
             .map(|&w| output_size(width, height, w))
             .collect::<Result<Vec<_>>>()?;
-        Ok((width, height, sizes))
+        Ok((
+            width,
+            height,
+            sizes,
+            (width, height) == (src_width, src_height),
+        ))
     })?;
-    let base = resize(source.pixels, source.width, source.height, width, height)?;
+    let kept = if keep_png && same_size {
+        png_as_is(input)
+    } else {
+        None
+    };
+    let mut base = Some(resize(
+        source.pixels,
+        source.width,
+        source.height,
+        width,
+        height,
+    )?);
     let mut others = Vec::with_capacity(sizes.len());
-    // Resized from copies: the PNG encoder normalises the pixels it is given.
-    for (w, h) in sizes {
-        others.push(png(resize(base.clone(), width, height, w, h)?, w, h)?);
+    let count = sizes.len();
+    for (i, (w, h)) in sizes.into_iter().enumerate() {
+        // Resized from copies while the source rendition is still to be encoded: the PNG encoder
+        // normalises the pixels it is given.
+        let pixels = match (&kept, i + 1 == count) {
+            (Some(_), true) => base.take(),
+            _ => base.clone(),
+        };
+        let pixels =
+            pixels.ok_or_else(|| Error::new(ErrorCode::Internal, "renditions: no pixels"))?;
+        others.push(png(resize(pixels, width, height, w, h)?, w, h)?);
     }
     let mut out = Vec::with_capacity(others.len() + 1);
-    out.push(png(base, width, height)?);
+    out.push(match (kept, base) {
+        (Some(bytes), _) => Output {
+            bytes,
+            width,
+            height,
+            format: OutputFormat::Png,
+            inverted: false,
+        },
+        (None, Some(base)) => png(base, width, height)?,
+        (None, None) => return Err(Error::new(ErrorCode::Internal, "renditions: no pixels")),
+    });
     out.extend(others);
     Ok(out)
 }

@@ -5,13 +5,16 @@
  * From any source imagecore decodes (PNG, JPEG, GIF, WebP, ICO, BMP, SVG) it produces two PNG
  * renditions, in ONE imagecore job that decodes the source once (`renditions` of
  * `imagecore/mod.ts`):
- * - `source`: the normalised source, at most {@link SOURCE_MAX_WIDTH} px wide, never upscaled —
- *   every size but 128 px (and below) is rendered from it;
+ * - `source`: the source as a PNG at most {@link SOURCE_MAX_WIDTH} px wide, never upscaled —
+ *   every size but 128 px (and below) is rendered from it. A PNG that needs no resize is kept as
+ *   it came, minus the chunks no decoder here reads (text, EXIF, colour profiles: imagecore's
+ *   `png_as_is.rs` says which are kept and when a PNG is re-encoded instead); any other source is
+ *   decoded and encoded as PNG;
  * - `default`: exactly the body of `GET /{domain}?token=…` with no options,
  *   `transform(source, { width: 128 })`.
  *
  * Recipe 1 also stored a 256-px `mid`; recipe 2 (this one) does not: it was 31 % of the bytes
- * stored and served only requests from 129 to 256 px wide (docs/storage.md has the measurements).
+ * stored and served only requests from 129 to 256 px wide (docs/ingestion.md has the measurements).
  * Records made by recipe 1 keep it until `logo rerender` (or a new `put`) replaces them.
  *
  * Where imagecore runs is passed in: untrusted bytes (discovery, `logo add`, `logo import`) go to

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { ImageCoreError, renditions, transform } from "../../imagecore/mod.ts";
-import { noiseImage } from "../support/images.ts";
+import { iconPng, noiseImage } from "../support/images.ts";
+import { crc32 } from "node:zlib";
 
 const SVG = new TextEncoder().encode(
   '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200">' +
@@ -26,6 +27,32 @@ Deno.test("renditions: the source and each width, with the bytes of separate sma
     made.images[2].bytes,
     transform(source.bytes, { width: 300, effort: "small" }).bytes,
   );
+});
+
+/** `png` with a `tEXt` chunk inserted after its IHDR chunk. */
+function withText(png: Uint8Array, text: string): Uint8Array {
+  const data = new TextEncoder().encode(`Comment\0${text}`);
+  const chunk = new Uint8Array(12 + data.length);
+  const view = new DataView(chunk.buffer);
+  view.setUint32(0, data.length);
+  chunk.set(new TextEncoder().encode("tEXt"), 4);
+  chunk.set(data, 8);
+  view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
+  const ihdrEnd = 8 + 12 + 13;
+  return new Uint8Array([...png.subarray(0, ihdrEnd), ...chunk, ...png.subarray(ihdrEnd)]);
+}
+
+Deno.test("renditions: a PNG that needs no resize is the source rendition as given, minus its text", () => {
+  const png = iconPng(300, 150); // IHDR, IDAT, IEND
+  const made = renditions(withText(png, "a private note"), { sourceMaxWidth: 1200, widths: [128] });
+  assert.deepEqual(made.images[0].bytes, png);
+  assert.deepEqual(
+    made.images[1].bytes,
+    transform(png, { width: 128, effort: "small" }).bytes,
+  );
+  // Wider than the source rendition may be: resized, so encoded.
+  const resized = renditions(png, { sourceMaxWidth: 200, widths: [] });
+  assert.deepEqual(resized.images[0].bytes, transform(png, { width: 200, effort: "small" }).bytes);
 });
 
 Deno.test("renditions: an SVG is rasterised once, at the source width", () => {
