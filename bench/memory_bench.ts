@@ -170,6 +170,10 @@ try {
     ...partNames.map((part) => mib(s.parts[part])),
   ]);
   printTable(header, table);
+} catch (error) {
+  // Said before the server is stopped, which may itself wait on what went wrong.
+  console.error("memory benchmark failed:", error);
+  Deno.exitCode = 1;
 } finally {
   await server?.stop();
   await Deno.remove(dir, { recursive: true });

@@ -16,7 +16,7 @@
 import { lines } from "../../test/support/lines.ts";
 import type { GrowthServerStats } from "./growth_server.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
-import { cpuMs, startTaskV8Flags } from "./start_task.ts";
+import { cpuMs, startTaskEnv, startTaskV8Flags } from "./start_task.ts";
 
 const SERVER = new URL("./growth_server.ts", import.meta.url).pathname;
 const SCRIPT = new URL("./random_domains.lua", import.meta.url).pathname;
@@ -100,7 +100,7 @@ export class GrowthServer {
         SERVER,
         ...args,
       ],
-      env,
+      env: { ...await startTaskEnv(), ...env },
       stdin: "piped",
       stdout: "piped",
       stderr: "inherit",

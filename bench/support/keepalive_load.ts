@@ -28,6 +28,8 @@ export interface LoadResult {
 }
 
 const CRLF2 = new TextEncoder().encode("\r\n\r\n");
+/** How long an answer may stall before the load fails (instead of waiting for ever). */
+const STALL_MS = 30_000;
 
 function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
   outer: for (let i = from; i <= haystack.length - needle.length; i++) {
@@ -46,7 +48,16 @@ class Connection {
   /** Reads more bytes; false once the server closed the connection. */
   async #fill(): Promise<boolean> {
     const chunk = new Uint8Array(64 * 1024);
-    const n = await this.conn.read(chunk).catch(() => null);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const text = new TextDecoder().decode(this.#buffer.subarray(0, 400));
+        reject(new Error(`No bytes for ${STALL_MS} ms; ${this.#buffer.length} buffered: ${text}`));
+      }, STALL_MS);
+    });
+    const n = await Promise.race([this.conn.read(chunk).catch(() => null), stalled]).finally(() =>
+      clearTimeout(timer)
+    );
     if (n === null) {
       this.#closed = true;
       return false;

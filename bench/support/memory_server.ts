@@ -15,7 +15,7 @@
  */
 import { lines } from "../../test/support/lines.ts";
 import { Inspector } from "./inspector.ts";
-import { startTaskV8Flags } from "./start_task.ts";
+import { startTaskEnv, startTaskV8Flags } from "./start_task.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const METRICS_TOKEN = "memory-bench-metrics-token-0123456789";
@@ -88,6 +88,7 @@ export class MemoryServer {
         `${root}/src/main.ts`,
       ],
       env: {
+        ...await startTaskEnv(),
         PORT: "0",
         LOGO_DISCOVERY: "off",
         NO_COLOR: "1",

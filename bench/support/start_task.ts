@@ -1,6 +1,6 @@
 /**
- * What the benchmarks need to know of the real server's processes: the V8 flags of
- * `deno task start`, and the CPU time a process has used. One copy for every benchmark.
+ * What the benchmarks need to know of the real server's processes: the V8 flags and environment
+ * of `deno task start`, and the CPU time a process has used. One copy for every benchmark.
  *
  * @module
  */
@@ -16,6 +16,23 @@ export async function startTaskV8Flags(): Promise<string[]> {
   return start.split(/\s+/).filter((word) => prefix.test(word))
     .flatMap((word) => word.replace(prefix, "").split(","))
     .filter((flag) => flag !== "");
+}
+
+/**
+ * The environment `deno task start` sets before `deno run` (its leading `NAME=value` words, other
+ * than `DENO_V8_FLAGS`, which {@link startTaskV8Flags} reads), e.g. `{ MALLOC_ARENA_MAX: "2" }`,
+ * so the benchmark's server runs with the same allocator settings as the real one.
+ */
+export async function startTaskEnv(): Promise<Record<string, string>> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  const start: string = config.tasks?.start ?? "";
+  const env: Record<string, string> = {};
+  for (const word of start.split(/\s+/)) {
+    const assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word);
+    if (assignment === null) break;
+    if (assignment[1] !== "DENO_V8_FLAGS") env[assignment[1]] = assignment[2];
+  }
+  return env;
 }
 
 /** CPU time (user + system) a process has used so far, in ms; NaN where /proc is missing. */
