@@ -53,9 +53,16 @@ export async function benchInputs(): Promise<BenchInput[]> {
   for (const [w, h] of [[64, 64], [256, 256], [512, 512], [1024, 1024], [2048, 512]]) {
     inputs.push({ name: `png ${w}×${h} rgba`, bytes: await logoPng(w, h), sharpDecodes: true });
   }
-  const jpeg = await sharp(await logoPng(512, 512)).flatten({ background: "#ffffff" })
-    .jpeg({ quality: 90 }).toBuffer();
-  inputs.push({ name: "jpeg 512×512", bytes: new Uint8Array(jpeg), sharpDecodes: true });
+  // JPEG at both sizes issue 15 names (512² and 1024²).
+  for (const side of [512, 1024]) {
+    const jpeg = await sharp(await logoPng(side, side)).flatten({ background: "#ffffff" })
+      .jpeg({ quality: 90 }).toBuffer();
+    inputs.push({
+      name: `jpeg ${side}×${side}`,
+      bytes: new Uint8Array(jpeg),
+      sharpDecodes: true,
+    });
+  }
   inputs.push({ name: "ico 16…256", bytes: await logoIco(), sharpDecodes: false });
   return inputs;
 }
