@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=3e71fc6072644c4d7c0c2cdf1d0bedad0b3c44aad79eb356a536fd6abcd429e8 wasm-sha256=550b9536d2ad5511321b9d06adf0f1efc9a714f86450f0629ed916bb8ab900c4 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=8b2fc7be53aa55bb84f80e10caed151e9a889f1e4f9dd4e59b13c480a9d4f325 wasm-sha256=7879b5b306782e2d9cbdeefb5718dfc519ee9648da862899c22579b004cac9fd rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=3e71fc6072644c4d7c0c2cdf1d0bedad0b3c44aad79eb356a536fd6abcd429e8 wasm-sha256=47b44f086efa98bb8ad02f145b0f3df05e80bdd21143fb2830292a1dbc079ff7 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=8b2fc7be53aa55bb84f80e10caed151e9a889f1e4f9dd4e59b13c480a9d4f325 wasm-sha256=47b44f086efa98bb8ad02f145b0f3df05e80bdd21143fb2830292a1dbc079ff7 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

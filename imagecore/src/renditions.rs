@@ -78,37 +78,29 @@ pub fn renditions(
     } else {
         None
     };
-    let mut base = Some(resize(
-        source.pixels,
-        source.width,
-        source.height,
-        width,
-        height,
-    )?);
+    let mut base = resize(source.pixels, source.width, source.height, width, height)?;
     let mut others = Vec::with_capacity(sizes.len());
-    let count = sizes.len();
-    for (i, (w, h)) in sizes.into_iter().enumerate() {
-        // Resized from copies while the source rendition is still to be encoded: the PNG encoder
-        // normalises the pixels it is given.
-        let pixels = match (&kept, i + 1 == count) {
-            (Some(_), true) => base.take(),
-            _ => base.clone(),
+    let last = sizes.len().checked_sub(1);
+    for (i, &(w, h)) in sizes.iter().enumerate() {
+        // The PNG encoder normalises the pixels it is given: each further rendition is resized
+        // from a copy, except the last one when the source rendition is kept, not encoded.
+        let pixels = if kept.is_some() && Some(i) == last {
+            std::mem::take(&mut base)
+        } else {
+            base.clone()
         };
-        let pixels =
-            pixels.ok_or_else(|| Error::new(ErrorCode::Internal, "renditions: no pixels"))?;
         others.push(png(resize(pixels, width, height, w, h)?, w, h)?);
     }
     let mut out = Vec::with_capacity(others.len() + 1);
-    out.push(match (kept, base) {
-        (Some(bytes), _) => Output {
+    out.push(match kept {
+        Some(bytes) => Output {
             bytes,
             width,
             height,
             format: OutputFormat::Png,
             inverted: false,
         },
-        (None, Some(base)) => png(base, width, height)?,
-        (None, None) => return Err(Error::new(ErrorCode::Internal, "renditions: no pixels")),
+        None => png(base, width, height)?,
     });
     out.extend(others);
     Ok(out)
