@@ -45,19 +45,21 @@ class Connection {
   #closed = false;
   constructor(readonly conn: Deno.TcpConn) {}
 
-  /** Reads more bytes; false once the server closed the connection. */
-  async #fill(): Promise<boolean> {
+  /**
+   * Reads more bytes; false once the server closed the connection. With `stallMs`, fails when no
+   * byte comes for that long (an answer that never comes), saying what was buffered.
+   */
+  async #fill(stallMs?: number): Promise<boolean> {
     const chunk = new Uint8Array(64 * 1024);
+    const read = this.conn.read(chunk).catch(() => null);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stalled = new Promise<never>((_, reject) => {
+    const stalled = stallMs === undefined ? read : new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const text = new TextDecoder().decode(this.#buffer.subarray(0, 400));
-        reject(new Error(`No bytes for ${STALL_MS} ms; ${this.#buffer.length} buffered: ${text}`));
-      }, STALL_MS);
+        reject(new Error(`No bytes for ${stallMs} ms; ${this.#buffer.length} buffered: ${text}`));
+      }, stallMs);
     });
-    const n = await Promise.race([this.conn.read(chunk).catch(() => null), stalled]).finally(() =>
-      clearTimeout(timer)
-    );
+    const n = await Promise.race([read, stalled]).finally(() => clearTimeout(timer));
     if (n === null) {
       this.#closed = true;
       return false;
@@ -76,14 +78,18 @@ class Connection {
     );
     let end;
     while ((end = indexOf(this.#buffer, CRLF2, 0)) < 0) {
-      if (!await this.#fill()) throw new Error(`Connection closed before the answer to ${path}`);
+      if (!await this.#fill(STALL_MS)) {
+        throw new Error(`Connection closed before the answer to ${path}`);
+      }
     }
     const head = new TextDecoder().decode(this.#buffer.subarray(0, end));
     const status = Number(head.split(" ", 2)[1]);
     const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? NaN);
     if (!Number.isFinite(length)) throw new Error(`No Content-Length in the answer to ${path}`);
     while (this.#buffer.length < end + 4 + length) {
-      if (!await this.#fill()) throw new Error(`Connection closed inside the answer to ${path}`);
+      if (!await this.#fill(STALL_MS)) {
+        throw new Error(`Connection closed inside the answer to ${path}`);
+      }
     }
     this.#buffer = this.#buffer.slice(end + 4 + length);
     return { status, bytes: length };
