@@ -7,7 +7,9 @@
  *   deadline starts when it is handed to a ready worker, so module loading, type-checking and
  *   WASM compilation never count against it.
  * - **Deadline** (`deadlineMs`, per job): past it the worker is terminated, the job rejected with
- *   `ImageCoreError` `timeout`, and a replacement started.
+ *   `ImageCoreError` `timeout`, and a replacement started. A job in the shared-memory mailbox is
+ *   also checked every {@link SWEEP_MS} ms, so a wake-up `Atomics.waitAsync` never delivers can
+ *   neither lose its answer nor its deadline.
  * - **Memory**: the worker's JS heap is capped by `resourceLimits` (Deno 2.9 enforces it; a Web
  *   Worker has no such option). WASM linear memory lies outside that heap, so while a job runs the
  *   pool samples the process RSS every 20 ms and terminates the worker when it has grown more than
@@ -84,11 +86,23 @@ interface Slot {
   /** Sequence number of the last job posted in the mailbox. */
   seq: number;
   /** The running job: `id` of a job sent by message, or minus its mailbox sequence number. */
-  running?: Pending & { id: number; timer?: ReturnType<typeof setTimeout>; rssAtStart: number };
+  running?: Pending & {
+    id: number;
+    timer?: ReturnType<typeof setTimeout>;
+    rssAtStart: number;
+    /** A mailbox job's deadline, by `performance.now()`. */
+    endsAt?: number;
+  };
 }
 
 const MIB = 1024 * 1024;
 const WATCH_MS = 5;
+/**
+ * How often the mailbox jobs in flight are checked without waiting for their wake-up: the
+ * backstop of {@link awaitMailbox}'s `Atomics.waitAsync`, whose promise was seen, rarely, never to
+ * settle (neither the worker's notify nor its own timeout), leaving a request unanswered for ever.
+ */
+const SWEEP_MS = 50;
 const WORKER_URL = new URL("./image_worker.ts", import.meta.url);
 
 /** Default JS heap cap of a worker, in MiB: room for the largest legal decode (16.8 MP). */
@@ -122,6 +136,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   let nextId = 1;
   let closed = false;
   let watch: ReturnType<typeof setInterval> | undefined;
+  let sweep: ReturnType<typeof setInterval> | undefined;
   let startFailure: ((error: ImageCoreError) => void)[] = [];
   let readyWaiters: (() => void)[] = [];
 
@@ -190,19 +205,44 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
 
   /** Waits, until its deadline, for the answer of the job posted in `slot`'s mailbox. */
   async function awaitMailbox(slot: Slot, seq: number, before: number, deadline: number) {
-    const mailbox = slot.mailbox!;
-    const wait = Atomics.waitAsync(mailbox.cells, DONE, before, deadline);
+    const wait = Atomics.waitAsync(slot.mailbox!.cells, DONE, before, deadline);
     const outcome = wait.async ? await wait.value : wait.value;
-    if (slot.running?.id !== -seq || !slots.has(slot)) return; // ended already (fail, close)
+    settleMailbox(slot, seq, outcome === "timed-out");
+  }
+
+  /**
+   * Settles mailbox job `seq` of `slot` when its answer is in; else, when `timedOut`, fails it.
+   * Safe to call more than once (the wake-up and the sweep may both come).
+   */
+  function settleMailbox(slot: Slot, seq: number, timedOut: boolean): void {
+    const mailbox = slot.mailbox!;
+    const job = slot.running;
+    if (job?.id !== -seq || !slots.has(slot)) return; // ended already (fail, close)
     if (Atomics.load(mailbox.cells, DONE) !== seq) {
-      if (outcome !== "timed-out") return;
-      fail(slot, "timeout", `Cannot process image: it took longer than ${deadline} ms`);
+      if (!timedOut) return;
+      fail(slot, "timeout", `Cannot process image: it took longer than ${job.deadlineMs} ms`);
       return;
     }
     const answer = readAnswer(mailbox);
     if (answer.byMessage) return; // the result follows as a message
     finish(slot, -seq, answer);
     dispatch();
+  }
+
+  /** The backstop of the mailbox wake-ups (see {@link SWEEP_MS}); runs while mailbox jobs do. */
+  function sweepMailboxes(): void {
+    const now = performance.now();
+    let inFlight = false;
+    for (const slot of [...slots]) {
+      const job = slot.running;
+      if (job?.endsAt === undefined) continue;
+      inFlight = true;
+      settleMailbox(slot, -job.id, now >= job.endsAt);
+    }
+    if (!inFlight && sweep !== undefined) {
+      clearInterval(sweep);
+      sweep = undefined;
+    }
   }
 
   /** Ends `slot`'s worker, fails its job (or, before ready, the waiting ones) and replaces it. */
@@ -258,8 +298,9 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       ) {
         // Posted in shared memory: no message, and the deadline is the wait's own timeout.
         slot.seq = seq;
-        slot.running = { ...pending, id: -seq, rssAtStart };
+        slot.running = { ...pending, id: -seq, rssAtStart, endsAt: performance.now() + deadlineMs };
         void awaitMailbox(slot, seq, before!, deadlineMs);
+        sweep ??= setInterval(sweepMailboxes, SWEEP_MS);
         continue;
       }
       const id = nextId++;
@@ -308,6 +349,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   async function close(): Promise<void> {
     closed = true;
     if (watch !== undefined) clearInterval(watch);
+    if (sweep !== undefined) clearInterval(sweep);
     const error = new ImageCoreError("internal", "Cannot process image: pool closed");
     for (const pending of queue.splice(0)) pending.reject(error);
     for (const reject of startFailure) reject(error);

@@ -85,7 +85,9 @@ class Connection {
     const head = new TextDecoder().decode(this.#buffer.subarray(0, end));
     const status = Number(head.split(" ", 2)[1]);
     const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? NaN);
-    if (!Number.isFinite(length)) throw new Error(`No Content-Length in the answer to ${path}`);
+    if (!Number.isFinite(length)) {
+      throw new Error(`No Content-Length in the answer to ${path}:\n${head}`);
+    }
     while (this.#buffer.length < end + 4 + length) {
       if (!await this.#fill(STALL_MS)) {
         throw new Error(`Connection closed inside the answer to ${path}`);
