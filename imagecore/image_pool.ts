@@ -296,7 +296,8 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
         job.signal === undefined && job.op !== "renditions" && slot.mailbox &&
         postJob(slot.mailbox, seq, job.op, job.input, job.options as TransformOptions | undefined)
       ) {
-        // Posted in shared memory: no message, and the deadline is the wait's own timeout.
+        // Posted in shared memory: no message; the deadline is the wait's own timeout, and the
+        // sweep's should that wait never settle.
         slot.seq = seq;
         slot.running = { ...pending, id: -seq, rssAtStart, endsAt: performance.now() + deadlineMs };
         void awaitMailbox(slot, seq, before!, deadlineMs);

@@ -5,15 +5,20 @@
  * @module
  */
 
+/** The words of deno.json's `start` task. */
+async function startTaskWords(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  const start: string = config.tasks?.start ?? "";
+  return start.split(/\s+/);
+}
+
 /**
  * The V8 flags `deno task start` passes (`DENO_V8_FLAGS=…` or `--v8-flags=…` in deno.json's
  * `start` task), so the benchmark's server runs with the same heap settings as the real one.
  */
 export async function startTaskV8Flags(): Promise<string[]> {
-  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
-  const start: string = config.tasks?.start ?? "";
   const prefix = /^(DENO_V8_FLAGS=|--v8-flags=)/;
-  return start.split(/\s+/).filter((word) => prefix.test(word))
+  return (await startTaskWords()).filter((word) => prefix.test(word))
     .flatMap((word) => word.replace(prefix, "").split(","))
     .filter((flag) => flag !== "");
 }
@@ -24,10 +29,8 @@ export async function startTaskV8Flags(): Promise<string[]> {
  * so the benchmark's server runs with the same allocator settings as the real one.
  */
 export async function startTaskEnv(): Promise<Record<string, string>> {
-  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
-  const start: string = config.tasks?.start ?? "";
   const env: Record<string, string> = {};
-  for (const word of start.split(/\s+/)) {
+  for (const word of await startTaskWords()) {
     const assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word);
     if (assignment === null) break;
     if (assignment[1] !== "DENO_V8_FLAGS") env[assignment[1]] = assignment[2];
