@@ -3,7 +3,8 @@
  * `deno run --config deno.dev.json --allow-all bench/resize_stage_bench.ts [--baseline=DIR]`.
  *
  * 1. The resize stage alone, on the decoded pixels of `deno task bench`'s inputs (and a 1024²
- *    JPEG): the fast path against one full Lanczos3 convolution, interleaved in one instance.
+ *    JPEG): the fast path against one full Lanczos3 convolution, and the greyscale resize on
+ *    luma + alpha against the colour fast path, each pair interleaved in one instance.
  * 2. With `--baseline=DIR` (an imagecore folder of another build, e.g. from `git archive`), the
  *    whole `transform` of this build against that one, interleaved: 128 px greyscale PNG for
  *    PNG inputs, 128 px colour PNG for JPEG inputs.
@@ -47,20 +48,20 @@ glue.initSync({
   module: Deno.readFileSync(new URL("../imagecore/pkg/imagecore_bg.wasm", import.meta.url)),
 });
 console.log(`resize stage to ${WIDTH} px wide, median ms of ${RUNS} interleaved runs`);
-console.log("input\toutput\tfast\tfull Lanczos3\tfast/full");
+console.log("input\toutput\tfast\tfull Lanczos3\tfast/full\tgrey\tgrey/fast");
 for (const input of inputs.filter((i) => i.sharpDecodes)) {
   const { data, info } = await sharp(input.bytes).ensureAlpha().raw()
     .toBuffer({ resolveWithObject: true });
   const pixels = new Uint8Array(data);
   const height = Math.max(1, Math.round(WIDTH * info.height / info.width));
-  const [fast, full] = interleaved(
-    () => glue.bench_resize(pixels, info.width, info.height, WIDTH, height, false),
-    () => glue.bench_resize(pixels, info.width, info.height, WIDTH, height, true),
-  );
+  const resize = (reference: boolean, grey: boolean) => () =>
+    glue.bench_resize(pixels, info.width, info.height, WIDTH, height, reference, grey);
+  const [fast, full] = interleaved(resize(false, false), resize(true, false));
+  const [grey, fastAgain] = interleaved(resize(false, true), resize(false, false));
   console.log(
     `${input.name}\t${WIDTH}×${height}\t${fast.toFixed(3)}\t${full.toFixed(3)}\t${
       (fast / full).toFixed(2)
-    }`,
+    }\t${grey.toFixed(3)}\t${(grey / fastAgain).toFixed(2)}`,
   );
 }
 

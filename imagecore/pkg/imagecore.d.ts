@@ -11,9 +11,10 @@ export function allocate_for_tests(bytes: number): number;
 
 /**
  * Resizes straight-alpha RGBA8 `pixels` (`src_width`×`src_height`) to `width`×`height`: with
- * `reference`, one Lanczos3 convolution over every pixel; else what `transform` does.
+ * `reference`, one Lanczos3 convolution over every pixel; with `grey`, the greyscale resize
+ * ([`resize_grey`]); else what `transform` does for colour.
  */
-export function bench_resize(pixels: Uint8Array | number[], src_width: number, src_height: number, width: number, height: number, reference: boolean): Uint8Array;
+export function bench_resize(pixels: Uint8Array | number[], src_width: number, src_height: number, width: number, height: number, reference: boolean, grey: boolean): Uint8Array;
 
 /**
  * Encodes raw straight-alpha RGBA8 pixels. `format` 0 PNG, 1 WebP, 2 JPEG. The pixels arrive as
@@ -72,7 +73,7 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly allocate_for_tests: (a: number) => number;
-    readonly bench_resize: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
+    readonly bench_resize: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
     readonly encode_rgba: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly is_svg: (a: number, b: number) => number;
     readonly memory_bytes: () => number;

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=8b2fc7be53aa55bb84f80e10caed151e9a889f1e4f9dd4e59b13c480a9d4f325 wasm-sha256=7879b5b306782e2d9cbdeefb5718dfc519ee9648da862899c22579b004cac9fd rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=6afbe3b36e6cd425b0bc7f12af24f40d297e751496b59ea55e4564a26a52c7b1 wasm-sha256=e0920c486b70ab4edb3b699a2f9aae26e8438f3bf3638ee9cf00136310c049cf rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
@@ -29,32 +29,35 @@ export function allocate_for_tests(bytes) {
 
 /**
  * Resizes straight-alpha RGBA8 `pixels` (`src_width`×`src_height`) to `width`×`height`: with
- * `reference`, one Lanczos3 convolution over every pixel; else what `transform` does.
+ * `reference`, one Lanczos3 convolution over every pixel; with `grey`, the greyscale resize
+ * ([`resize_grey`]); else what `transform` does for colour.
  * @param {Uint8Array | number[]} pixels
  * @param {number} src_width
  * @param {number} src_height
  * @param {number} width
  * @param {number} height
  * @param {boolean} reference
+ * @param {boolean} grey
  * @returns {Uint8Array}
  */
-export function bench_resize(pixels, src_width, src_height, width, height, reference) {
+export function bench_resize(pixels, src_width, src_height, width, height, reference, grey) {
     const val2 = +src_width;
     const val3 = +src_height;
     const val4 = +width;
     const val5 = +height;
     const val6 = +reference;
+    const val7 = +grey;
     const ptr0 = passArray8ToWasm0(pixels, wasm.__wbindgen_malloc);
     const len0 = WASM_VECTOR_LEN;
     let ret;
     __wbg_call_guard();
-    ret = wasm.bench_resize(ptr0, len0, val2, val3, val4, val5, val6);
+    ret = wasm.bench_resize(ptr0, len0, val2, val3, val4, val5, val6, val7);
     if (ret[3]) {
         throw takeFromExternrefTable0(ret[2]);
     }
-    var v7 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    var v8 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
-    return v7;
+    return v8;
 }
 
 /**

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=8b2fc7be53aa55bb84f80e10caed151e9a889f1e4f9dd4e59b13c480a9d4f325 wasm-sha256=47b44f086efa98bb8ad02f145b0f3df05e80bdd21143fb2830292a1dbc079ff7 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=6afbe3b36e6cd425b0bc7f12af24f40d297e751496b59ea55e4564a26a52c7b1 wasm-sha256=6a0bdfeae6edf0caf629fb5fb3e883d4084f44c9cdf3a9ec81fea91de81a52b9 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -39,6 +39,8 @@ pub mod resize;
 #[doc(hidden)]
 pub mod resize_bench;
 #[cfg(feature = "raster")]
+pub mod resize_grey;
+#[cfg(feature = "raster")]
 pub mod rgba;
 #[cfg(feature = "raster")]
 pub mod stage_times;

@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::format::OutputFormat;
 use crate::greyscale::greyscale;
 use crate::resize::{output_size, resize};
+use crate::resize_grey::resize_grey;
 use crate::stage_times::StageTimes;
 use crate::theme::{apply_theme, Theme};
 
@@ -67,8 +68,9 @@ pub struct Rendered {
 }
 
 /// Transforms an encoded image. The output size is checked against the limits from the header,
-/// before any pixel is decoded. Greyscale and theme run after the resize, on fewer pixels (both
-/// are per-pixel, so the order does not change the result beyond rounding).
+/// before any pixel is decoded. A greyscale resize convolves luma and alpha only
+/// ([`resize_grey`]); the theme runs after the resize, on fewer pixels (it is per-pixel, so the
+/// order does not change the result beyond rounding).
 pub fn transform(input: &[u8], options: &Options) -> Result<Output> {
     let mut bytes = Vec::new();
     let done = transform_into(input, options, &mut bytes, || 0.0)?;
@@ -95,9 +97,13 @@ pub fn transform_into(
         output_size(src_width, src_height, options.width.unwrap_or(src_width))
     })?;
     let decoded = now();
-    let mut pixels = resize(source.pixels, source.width, source.height, width, height)?;
+    let mut pixels = if options.greyscale && (source.width, source.height) != (width, height) {
+        resize_grey(source.pixels, source.width, source.height, width, height)?
+    } else {
+        resize(source.pixels, source.width, source.height, width, height)?
+    };
     let resized = now();
-    if options.greyscale {
+    if options.greyscale && (source.width, source.height) == (width, height) {
         greyscale(&mut pixels);
     }
     let inverted = match options.theme {

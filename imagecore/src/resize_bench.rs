@@ -2,10 +2,12 @@
 //! against the full Lanczos3 convolution on the same pixels, timed in the same instance.
 
 use crate::resize::{resize, resize_lanczos3};
+use crate::resize_grey::resize_grey;
 use wasm_bindgen::prelude::*;
 
 /// Resizes straight-alpha RGBA8 `pixels` (`src_width`×`src_height`) to `width`×`height`: with
-/// `reference`, one Lanczos3 convolution over every pixel; else what `transform` does.
+/// `reference`, one Lanczos3 convolution over every pixel; with `grey`, the greyscale resize
+/// ([`resize_grey`]); else what `transform` does for colour.
 #[doc(hidden)]
 #[wasm_bindgen]
 pub fn bench_resize(
@@ -15,9 +17,12 @@ pub fn bench_resize(
     width: u32,
     height: u32,
     reference: bool,
+    grey: bool,
 ) -> Result<Vec<u8>, JsValue> {
     let pixels = pixels.to_vec();
-    let resized = if reference {
+    let resized = if grey {
+        resize_grey(pixels, src_width, src_height, width, height)
+    } else if reference {
         resize_lanczos3(pixels, src_width, src_height, width, height)
     } else {
         resize(pixels, src_width, src_height, width, height)
