@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=6afbe3b36e6cd425b0bc7f12af24f40d297e751496b59ea55e4564a26a52c7b1 wasm-sha256=e0920c486b70ab4edb3b699a2f9aae26e8438f3bf3638ee9cf00136310c049cf rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=c022bff6e804e932e8434f063a3137c308a49f8b8d06d64bef35d5c898414eb1 wasm-sha256=949a12b979af4b3c46d35591368cc25fa007bff7f2443aae9f25d0d3e3ba2d90 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
