@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=c022bff6e804e932e8434f063a3137c308a49f8b8d06d64bef35d5c898414eb1 wasm-sha256=949a12b979af4b3c46d35591368cc25fa007bff7f2443aae9f25d0d3e3ba2d90 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=b63a66f3634272090871221982e2c022269055c3d58a1920ca5b92d5920352b4 wasm-sha256=ffcb2d28a0a5b10d7f735968cc6786954f603ec1ffbe00c79f700b5e5b571c76 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

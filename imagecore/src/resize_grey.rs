@@ -36,9 +36,9 @@ fn unpremultiply(value: u8, alpha: u8) -> u8 {
     ((u32::from(value) * 255 + a / 2) / a).min(255) as u8
 }
 
-/// Premultiplied luma of one straight-alpha pixel: [`luma`](crate::greyscale::luma), then × alpha / 255 rounded, all in
-/// 16 bits (54·255 + 183·255 + 19·255 + 128 and 255·255 + 128 + 254 both fit), as eight lanes
-/// of [`pack_eight`] do.
+/// Premultiplied luma of one straight-alpha pixel: [`luma`](crate::greyscale::luma), then
+/// × alpha / 255 rounded, all in 16 bits (54·255 + 183·255 + 19·255 + 128 and 255·255 + 128 + 254
+/// both fit), as the eight lanes of `pack_eight` do on wasm32.
 #[inline(always)]
 fn premultiplied_luma(r: u8, g: u8, b: u8, a: u8) -> u8 {
     let y = (54 * u16::from(r) + 183 * u16::from(g) + 19 * u16::from(b) + 128) >> 8;
@@ -203,8 +203,8 @@ pub fn resize_grey(
     height: u32,
 ) -> Result<Vec<u8>> {
     let (sw, sh) = (src_width as usize, src_height as usize);
-    if sw == 0 || sh == 0 || width == 0 || height == 0 {
-        return Err(internal(&"empty image"));
+    if sw == 0 || sh == 0 || width == 0 || height == 0 || pixels.len() != sw * sh * 4 {
+        return Err(internal(&"the buffer does not match the dimensions"));
     }
     let factor = pre_shrink_factor(src_width, src_height, width, height);
     let shrunk = (

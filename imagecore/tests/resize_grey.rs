@@ -104,3 +104,15 @@ fn transparent_pixels_stay_black_and_opaque_white_stays_white() {
         }
     }
 }
+
+#[test]
+fn a_buffer_that_does_not_match_its_dimensions_is_an_error_not_a_panic() {
+    for (pixels, w, h) in [(vec![0u8; 10 * 10 * 4 - 1], 10, 10), (vec![], 0, 0)] {
+        let error = resize_grey(pixels, w, h, 4, 4).expect_err("refused");
+        assert!(
+            error.message.starts_with("Cannot resize image"),
+            "{}",
+            error.message
+        );
+    }
+}
