@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=b63a66f3634272090871221982e2c022269055c3d58a1920ca5b92d5920352b4 wasm-sha256=ffcb2d28a0a5b10d7f735968cc6786954f603ec1ffbe00c79f700b5e5b571c76 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=0963c07595a5ecf49e48cd8521fa3f4f7753fac34c2099387c2694deb36c61a2 wasm-sha256=ffcb2d28a0a5b10d7f735968cc6786954f603ec1ffbe00c79f700b5e5b571c76 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=b63a66f3634272090871221982e2c022269055c3d58a1920ca5b92d5920352b4 wasm-sha256=6a0bdfeae6edf0caf629fb5fb3e883d4084f44c9cdf3a9ec81fea91de81a52b9 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=0963c07595a5ecf49e48cd8521fa3f4f7753fac34c2099387c2694deb36c61a2 wasm-sha256=6a0bdfeae6edf0caf629fb5fb3e883d4084f44c9cdf3a9ec81fea91de81a52b9 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
