@@ -5,19 +5,10 @@
 mod common;
 
 use common::quality::psnr;
-use common::quality_inputs::{badge, photo, ring, text, thin_lines};
+use common::quality_inputs::SOURCES;
 use imagecore::resize::{output_size, resize_with};
 
-type Source = fn(u32, u32) -> image::RgbaImage;
-
 fn main() {
-    let sources: [(&str, Source); 5] = [
-        ("badge", badge),
-        ("ring", ring),
-        ("lines", thin_lines),
-        ("text", text),
-        ("photo", photo),
-    ];
     let sizes = [
         (512, 512, 128),
         (1024, 1024, 128),
@@ -28,11 +19,11 @@ fn main() {
         (777, 333, 61),
     ];
     for (w, h, width) in sizes {
-        for (name, source) in sources {
+        for (name, source) in SOURCES {
             let image = source(w, h);
             let (ow, oh) = output_size(w, h, width).expect("size");
             let reference = resize_with(image.as_raw().clone(), w, h, ow, oh, 1).expect("resize");
-            let mut line = format!("{name:6} {w}x{h}->{ow}x{oh}");
+            let mut line = format!("{name:10} {w}x{h}->{ow}x{oh}");
             for k in 2..=(w / ow).min(h / oh) {
                 let fast = resize_with(image.as_raw().clone(), w, h, ow, oh, k).expect("resize");
                 line += &format!(" k{k}:{:.1}", psnr(&fast, &reference));

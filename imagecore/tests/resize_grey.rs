@@ -5,24 +5,12 @@
 //! odd sides on either axis, and upscales.
 mod common;
 
-use common::quality::psnr;
-use common::quality_inputs::{badge, photo, ring, text, thin_lines};
+use common::quality::{psnr, MIN_PSNR_DB};
+use common::quality_inputs::{text, thin_lines, Source, SOURCES};
 use image::RgbaImage;
 use imagecore::greyscale::greyscale;
 use imagecore::resize::{output_size, resize, resize_lanczos3};
 use imagecore::resize_grey::resize_grey;
-
-const MIN_PSNR_DB: f64 = 40.0;
-
-type Source = fn(u32, u32) -> RgbaImage;
-
-const SOURCES: [(&str, Source); 5] = [
-    ("badge", badge),
-    ("ring", ring),
-    ("thin lines", thin_lines),
-    ("text", text),
-    ("photo", photo),
-];
 
 /// Source sides and output widths: the bench's ratios, the pre-shrink's, odd sides, upscales.
 const CASES: [(u32, u32, u32); 9] = [

@@ -3,13 +3,11 @@
 //! be byte for byte what the premultiplied convolution gives, since × 255 / 255 changes nothing.
 mod common;
 
-use common::quality_inputs::{badge, photo, ring, text, thin_lines};
+use common::quality_inputs::{photo, SOURCES};
 use fast_image_resize::images::Image;
 use fast_image_resize::{FilterType, MulDiv, PixelType, ResizeAlg, ResizeOptions, Resizer};
 use image::RgbaImage;
 use imagecore::resize::{is_opaque, output_size, resize, resize_lanczos3};
-
-type Source = fn(u32, u32) -> RgbaImage;
 
 /// `image` flattened onto white: opaque.
 fn opaque(image: RgbaImage) -> Vec<u8> {
@@ -48,13 +46,7 @@ fn an_opaque_source_resizes_to_the_same_bytes_without_premultiplying() {
         (300, 201, 77),
         (64, 64, 128),
     ] {
-        for (name, source) in [
-            ("badge", badge as Source),
-            ("ring", ring),
-            ("thin lines", thin_lines),
-            ("text", text),
-            ("photo", photo),
-        ] {
+        for (name, source) in SOURCES {
             let pixels = opaque(source(w, h));
             assert!(is_opaque(&pixels));
             let (ow, oh) = output_size(w, h, width).expect("size");

@@ -5,23 +5,10 @@
 //! reference itself, byte for byte.
 mod common;
 
-use common::quality::psnr;
-use common::quality_inputs::{badge, photo, ring, text, thin_lines};
+use common::quality::{psnr, MIN_PSNR_DB};
+use common::quality_inputs::{photo, text, thin_lines, Source, SOURCES};
 use image::RgbaImage;
 use imagecore::resize::{pre_shrink_factor, resize, resize_lanczos3};
-
-/// The quality bar: 40 dB is a root-mean-square error of 2.55 levels out of 255.
-const MIN_PSNR_DB: f64 = 40.0;
-
-type Source = fn(u32, u32) -> RgbaImage;
-
-const SOURCES: [(&str, Source); 5] = [
-    ("badge", badge),
-    ("ring", ring),
-    ("thin lines", thin_lines),
-    ("text", text),
-    ("photo", photo),
-];
 
 /// Source sizes and output widths that take the pre-shrink, with factors 2, 3 and 4 and a side
 /// the factor does not divide.

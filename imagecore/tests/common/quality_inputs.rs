@@ -6,6 +6,18 @@
 use super::theme_logos::{draw, ORANGE, RED, WHITE};
 use image::{ImageBuffer, Rgba, RgbaImage};
 
+/// A source maker: width and height in, image out.
+pub type Source = fn(u32, u32) -> RgbaImage;
+
+/// Every source, named, for the checks that run on all of them.
+pub const SOURCES: [(&str, Source); 5] = [
+    ("badge", badge),
+    ("ring", ring),
+    ("thin lines", thin_lines),
+    ("text", text),
+    ("photo", photo),
+];
+
 /// A badge: a flat orange rounded rectangle with white letter-like bars, on transparency.
 /// Coordinates are in a 400-unit-wide design, scaled to `width`×`height`.
 pub fn badge(width: u32, height: u32) -> RgbaImage {
