@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=0963c07595a5ecf49e48cd8521fa3f4f7753fac34c2099387c2694deb36c61a2 wasm-sha256=ffcb2d28a0a5b10d7f735968cc6786954f603ec1ffbe00c79f700b5e5b571c76 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=f2d88f67ceba0926278689c0a90e85958cb283940c318e3bf86ec5531af6d945 wasm-sha256=c7d8fc1597cbec32a439adc16836b04a7dc0063ec92ed8bc5e3c682bddd4b326 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=0963c07595a5ecf49e48cd8521fa3f4f7753fac34c2099387c2694deb36c61a2 wasm-sha256=6a0bdfeae6edf0caf629fb5fb3e883d4084f44c9cdf3a9ec81fea91de81a52b9 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=f2d88f67ceba0926278689c0a90e85958cb283940c318e3bf86ec5531af6d945 wasm-sha256=6a0bdfeae6edf0caf629fb5fb3e883d4084f44c9cdf3a9ec81fea91de81a52b9 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

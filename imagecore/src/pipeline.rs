@@ -5,7 +5,6 @@ use crate::effort::Effort;
 use crate::encode::encode_into;
 use crate::error::Result;
 use crate::format::OutputFormat;
-use crate::greyscale::greyscale;
 use crate::resize::{output_size, resize};
 use crate::resize_grey::resize_grey;
 use crate::stage_times::StageTimes;
@@ -97,15 +96,12 @@ pub fn transform_into(
         output_size(src_width, src_height, options.width.unwrap_or(src_width))
     })?;
     let decoded = now();
-    let mut pixels = if options.greyscale && (source.width, source.height) != (width, height) {
+    let mut pixels = if options.greyscale {
         resize_grey(source.pixels, source.width, source.height, width, height)?
     } else {
         resize(source.pixels, source.width, source.height, width, height)?
     };
     let resized = now();
-    if options.greyscale && (source.width, source.height) == (width, height) {
-        greyscale(&mut pixels);
-    }
     let inverted = match options.theme {
         Some(theme) => apply_theme(&mut pixels, width, theme),
         None => false,

@@ -61,7 +61,7 @@ pub fn resize_lanczos3(
     resize_with(pixels, src_width, src_height, width, height, 1)
 }
 
-fn internal(e: &dyn std::fmt::Display) -> Error {
+pub(crate) fn internal(e: &dyn std::fmt::Display) -> Error {
     Error::new(ErrorCode::Internal, format!("Cannot resize image: {e}"))
 }
 
@@ -90,15 +90,43 @@ pub fn resize_with(
             .multiply_alpha_inplace(&mut src)
             .map_err(|e| internal(&e))?;
     }
-    let mut resizer = Resizer::new();
-    if factor > 1 {
-        // A box filter at an integer ratio averages exactly `factor`×`factor` pixels; a side
-        // that `factor` does not divide is shrunk by slightly less, over the whole extent.
-        let shrunk = (
-            src_width.div_ceil(factor).max(width),
-            src_height.div_ceil(factor).max(height),
-        );
-        let mut tmp = Image::new(shrunk.0, shrunk.1, PixelType::U8x4);
+    let shrunk = (factor > 1).then(|| shrunk_size(src_width, src_height, width, height, factor));
+    let mut dst = box_then_lanczos3(&mut Resizer::new(), src, shrunk, (width, height))?;
+    if !opaque {
+        alpha
+            .divide_alpha_inplace(&mut dst)
+            .map_err(|e| internal(&e))?;
+    }
+    Ok(dst.into_vec())
+}
+
+/// The size the box pre-shrink of `factor` leaves for a `src_width`×`src_height` →
+/// `width`×`height` resize: a box at an integer ratio averages exactly `factor`×`factor` pixels;
+/// a side that `factor` does not divide is shrunk by slightly less, over the whole extent.
+pub(crate) fn shrunk_size(
+    src_width: u32,
+    src_height: u32,
+    width: u32,
+    height: u32,
+    factor: u32,
+) -> (u32, u32) {
+    (
+        src_width.div_ceil(factor).max(width),
+        src_height.div_ceil(factor).max(height),
+    )
+}
+
+/// The convolutions of a resize, on four-channel pixels already premultiplied (or packed, see
+/// `resize_grey`): the box pre-shrink to `shrunk` when there is one, then Lanczos3 to `dst`.
+/// fast_image_resize convolves only the axes whose size changes.
+pub(crate) fn box_then_lanczos3(
+    resizer: &mut Resizer,
+    mut src: Image<'static>,
+    shrunk: Option<(u32, u32)>,
+    dst: (u32, u32),
+) -> Result<Image<'static>> {
+    if let Some((w, h)) = shrunk {
+        let mut tmp = Image::new(w, h, PixelType::U8x4);
         let boxes = ResizeOptions::new()
             .resize_alg(ResizeAlg::Convolution(FilterType::Box))
             .use_alpha(false);
@@ -107,20 +135,17 @@ pub fn resize_with(
             .map_err(|e| internal(&e))?;
         src = tmp;
     }
-    let mut dst = Image::new(width, height, PixelType::U8x4);
+    if (src.width(), src.height()) == dst {
+        return Ok(src);
+    }
+    let mut out = Image::new(dst.0, dst.1, PixelType::U8x4);
     let lanczos = ResizeOptions::new()
         .resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3))
         .use_alpha(false);
     resizer
-        .resize(&src, &mut dst, &lanczos)
+        .resize(&src, &mut out, &lanczos)
         .map_err(|e| internal(&e))?;
-    drop(src);
-    if !opaque {
-        alpha
-            .divide_alpha_inplace(&mut dst)
-            .map_err(|e| internal(&e))?;
-    }
-    Ok(dst.into_vec())
+    Ok(out)
 }
 
 /// Whether every pixel of straight-alpha RGBA8 `pixels` has alpha 255. Checks 64 pixels at a

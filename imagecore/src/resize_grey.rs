@@ -17,14 +17,11 @@
 //! separable filters act on each axis on their own, so box then Lanczos3 on each axis is the
 //! two-dimensional box then Lanczos3.
 
-use crate::error::{Error, ErrorCode, Result};
-use crate::resize::pre_shrink_factor;
+use crate::error::Result;
+use crate::greyscale::greyscale;
+use crate::resize::{box_then_lanczos3, internal, pre_shrink_factor, shrunk_size};
 use fast_image_resize::images::Image;
-use fast_image_resize::{FilterType, PixelType, ResizeAlg, ResizeOptions, Resizer};
-
-fn internal(e: &dyn std::fmt::Display) -> Error {
-    Error::new(ErrorCode::Internal, format!("Cannot resize image: {e}"))
-}
+use fast_image_resize::{PixelType, Resizer};
 
 /// `value` × 255 / `alpha`, rounded and clamped; 0 where `alpha` is 0.
 #[inline]
@@ -152,41 +149,9 @@ fn unpack_columns(pairs: &[u8], width: usize, height: usize) -> Vec<u8> {
     out
 }
 
-/// One axis of the resize: the box pre-shrink to `shrunk` when `boxed`, then Lanczos3 to `dst`
-/// (fast_image_resize convolves only the axis whose size changes).
-fn convolve(
-    resizer: &mut Resizer,
-    src: Image<'static>,
-    boxed: bool,
-    shrunk: (u32, u32),
-    dst: (u32, u32),
-) -> Result<Image<'static>> {
-    let mut src = src;
-    if boxed && shrunk != (src.width(), src.height()) {
-        let mut tmp = Image::new(shrunk.0, shrunk.1, PixelType::U8x4);
-        let boxes = ResizeOptions::new()
-            .resize_alg(ResizeAlg::Convolution(FilterType::Box))
-            .use_alpha(false);
-        resizer
-            .resize(&src, &mut tmp, &boxes)
-            .map_err(|e| internal(&e))?;
-        src = tmp;
-    }
-    if (src.width(), src.height()) == dst {
-        return Ok(src);
-    }
-    let mut out = Image::new(dst.0, dst.1, PixelType::U8x4);
-    let lanczos = ResizeOptions::new()
-        .resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3))
-        .use_alpha(false);
-    resizer
-        .resize(&src, &mut out, &lanczos)
-        .map_err(|e| internal(&e))?;
-    Ok(out)
-}
-
 /// Resizes straight-alpha RGBA8 `pixels` to `width`×`height` and makes them grey (Rec. 709
-/// luma, as [`greyscale`](crate::greyscale::greyscale)), on premultiplied luma + alpha.
+/// luma, as [`greyscale`]), on premultiplied luma + alpha; at the source's own size, only
+/// [`greyscale`].
 ///
 /// ```
 /// use imagecore::resize_grey::resize_grey;
@@ -206,21 +171,22 @@ pub fn resize_grey(
     if sw == 0 || sh == 0 || width == 0 || height == 0 || pixels.len() != sw * sh * 4 {
         return Err(internal(&"the buffer does not match the dimensions"));
     }
+    if (src_width, src_height) == (width, height) {
+        greyscale(&mut pixels);
+        return Ok(pixels);
+    }
     let factor = pre_shrink_factor(src_width, src_height, width, height);
-    let shrunk = (
-        src_width.div_ceil(factor).max(width),
-        src_height.div_ceil(factor).max(height),
-    );
+    let shrunk = shrunk_size(src_width, src_height, width, height, factor);
+    let boxed = |size: (u32, u32)| (factor > 1).then_some(size);
     pack_rows_in_place(&mut pixels, sw, sh);
     let pairs_across = src_width.div_ceil(2);
     let src = Image::from_vec_u8(pairs_across, src_height, pixels, PixelType::U8x4)
         .map_err(|e| internal(&e))?;
     let mut resizer = Resizer::new();
-    let tall = convolve(
+    let tall = box_then_lanczos3(
         &mut resizer,
         src,
-        factor > 1,
-        (pairs_across, shrunk.1),
+        boxed((pairs_across, shrunk.1)),
         (pairs_across, height),
     )?;
     let stride = pairs_across as usize * 4;
@@ -229,11 +195,10 @@ pub fn resize_grey(
     let half_height = height.div_ceil(2);
     let src = Image::from_vec_u8(src_width, half_height, columns, PixelType::U8x4)
         .map_err(|e| internal(&e))?;
-    let wide = convolve(
+    let wide = box_then_lanczos3(
         &mut resizer,
         src,
-        factor > 1,
-        (shrunk.0, half_height),
+        boxed((shrunk.0, half_height)),
         (width, half_height),
     )?;
     Ok(unpack_columns(
