@@ -32,7 +32,8 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
-import type { ImageJob, WorkerMessage } from "./image_worker.ts";
+import type { ImageJob, WorkerMessage, WorkerSetup } from "./image_worker.ts";
+import { checkNiceness } from "./thread_niceness.ts";
 import { type PackedRenditions, unpackRenditions } from "./renditions.ts";
 import {
   createMailbox,
@@ -82,6 +83,8 @@ interface Slot {
   ready: boolean;
   exited: Promise<void>;
   memoryBytes: number;
+  /** The thread's nice value the worker reported once ready. */
+  niceness: number | null;
   mailbox?: Mailbox;
   /** Sequence number of the last job posted in the mailbox. */
   seq: number;
@@ -129,6 +132,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   const maxHeapMb = options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB;
   const rss = options.rss ?? (() => Deno.memoryUsage().rss);
   const mailboxBytes = options.mailboxBytes ?? DEFAULT_MAILBOX_BYTES;
+  const niceness = checkNiceness(options.niceness ?? 0);
   const queue: Pending[] = [];
   const slots = new Set<Slot>();
   const exits = new Set<Promise<void>>();
@@ -145,7 +149,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
     const mailbox = mailboxBytes > 0 ? createMailbox(mailboxBytes) : undefined;
     const worker = new Worker(WORKER_URL, {
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 },
-      workerData: mailbox?.buffer,
+      workerData: { mailbox: mailbox?.buffer, niceness } satisfies WorkerSetup,
     });
     let exited!: () => void;
     const slot: Slot = {
@@ -155,6 +159,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       mailbox,
       seq: 0,
       memoryBytes: 0,
+      niceness: null,
     };
     exits.add(slot.exited);
     slots.add(slot);
@@ -180,6 +185,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
     if (message.type === "ready") {
       slot.ready = true;
       slot.memoryBytes = message.memoryBytes;
+      slot.niceness = message.niceness;
       if ([...slots].every((s) => s.ready)) {
         for (const wake of readyWaiters) wake();
         readyWaiters = [];
@@ -395,6 +401,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       queued: queue.length,
       running: [...slots].filter((s) => s.running).length,
       wasmBytes: [...slots].map((s) => s.memoryBytes),
+      niceness: [...slots].filter((s) => s.ready).map((s) => s.niceness),
     }),
     close,
     [Symbol.asyncDispose]: close,

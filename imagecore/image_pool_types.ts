@@ -66,6 +66,12 @@ export interface ImagePoolOptions {
    * result fit skip `postMessage`; default 4 MiB; 0 sends every job by message.
    */
   mailboxBytes?: number;
+  /**
+   * Nice value each worker thread gives itself at start-up (0–19, `thread_niceness.ts`), so the
+   * OS runs the threads that answer requests first; default 0 (the process's priority). Linux
+   * only; elsewhere the workers keep the process's priority.
+   */
+  niceness?: number;
 }
 
 /** Counters of a pool. */
@@ -78,6 +84,11 @@ export interface ImagePoolStats {
   running: number;
   /** Each worker's WASM linear memory as it last reported it (after start-up or its last job). */
   wasmBytes: number[];
+  /**
+   * Each ready worker's thread nice value as it reported it after start-up, or `null` where it
+   * was not set (`niceness` 0) or could not be (see {@link ImagePoolOptions.niceness}).
+   */
+  niceness: (number | null)[];
 }
 
 /** A running pool; see the module doc. */

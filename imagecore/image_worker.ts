@@ -23,6 +23,7 @@ import {
   warmUp,
   wasmMemoryBytes,
 } from "./mod.ts";
+import { lowerThreadPriority } from "./thread_niceness.ts";
 import { answerJob, type Mailbox, openMailbox, POSTED, readJob } from "./worker_mailbox.ts";
 
 /** Operations a job may ask for. */
@@ -55,9 +56,22 @@ export interface ImageJob {
   signal?: SharedArrayBuffer;
 }
 
+/** What the pool passes each worker as `workerData`. */
+export interface WorkerSetup {
+  /** The worker's shared-memory mailbox (`worker_mailbox.ts`), if it has one. */
+  mailbox?: SharedArrayBuffer;
+  /** Nice value the worker thread gives itself (`thread_niceness.ts`); 0 keeps it. */
+  niceness: number;
+}
+
 /** What the worker posts: once `ready`, then one `done` per job. */
 export type WorkerMessage =
-  | { type: "ready"; memoryBytes: number }
+  | {
+    type: "ready";
+    memoryBytes: number;
+    /** The thread's nice value once set, or `null` where it was not (niceness 0) or could not be. */
+    niceness: number | null;
+  }
   | {
     type: "done";
     /** The job's `id`, or, for a job posted in the mailbox, minus its sequence number. */
@@ -171,11 +185,15 @@ async function serveMailbox(box: Mailbox): Promise<void> {
   }
 }
 
+const setup = workerData as WorkerSetup;
+const niceness = lowerThreadPriority(setup.niceness);
 setMemoryHighWater(Infinity);
 warmUp();
 port.on("message", (job: ImageJob) => {
   const input = job.input === undefined ? undefined : new Uint8Array(job.input);
   postAnswer(job.id, attempt(() => run(job.op, input, job.options, job.signal)));
 });
-if (workerData instanceof SharedArrayBuffer) void serveMailbox(openMailbox(workerData));
-port.postMessage({ type: "ready", memoryBytes: wasmMemoryBytes() } satisfies WorkerMessage);
+if (setup.mailbox !== undefined) void serveMailbox(openMailbox(setup.mailbox));
+port.postMessage(
+  { type: "ready", memoryBytes: wasmMemoryBytes(), niceness } satisfies WorkerMessage,
+);

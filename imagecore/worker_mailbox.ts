@@ -74,7 +74,7 @@ const Status = {
 
 /** A mailbox: its buffer (posted to the worker once) and views of it. */
 export interface Mailbox {
-  /** Shared with the worker as `workerData`. */
+  /** Shared with the worker (in its `workerData`). */
   readonly buffer: SharedArrayBuffer;
   /** The Int32 cells. */
   readonly cells: Int32Array;

@@ -9,6 +9,9 @@
  *   the serving isolate, as before the pool (small boxes, and the benchmark's "before").
  * - **Queue**: at most {@link RENDER_QUEUE_PER_WORKER} renders wait per worker; past that a render
  *   fails with `busy`, which the render step answers `503` with `Retry-After`.
+ * - **Priority**: each worker thread lowers its own priority to nice
+ *   {@link RENDER_WORKER_NICENESS} (Linux), so when the cores are busy the OS runs the serving
+ *   thread first and a cache hit does not wait for a render's time slice to end.
  * - **Trusted input**: a render's input is one of the service's own stored PNG renditions
  *   (≤ 1200 px), so the pool runs without the RSS watchdog (`maxJobMemoryBytes: Infinity`); the
  *   deadline, the heap cap and the recycling of a worker left large stay (docs/render_pool.md
@@ -30,6 +33,12 @@ import { type ImagePool, startImagePool } from "../../imagecore/image_pool.ts";
 export const RENDER_QUEUE_PER_WORKER = 64;
 /** Wall-clock cap of one render once a worker has it, in ms; past it the answer is `503`. */
 export const RENDER_DEADLINE_MS = 2_000;
+/**
+ * Nice value of the render worker threads: below the serving thread's 0, so it preempts them, and
+ * far from 19, so a render still gets about a tenth of a core against each busy thread of normal
+ * priority (CFS weights 110 against 1024) and meets {@link RENDER_DEADLINE_MS} on a loaded box.
+ */
+export const RENDER_WORKER_NICENESS = 10;
 /** How long shutdown waits for the render workers to exit. */
 export const RENDER_POOL_CLOSE_TIMEOUT_MS = 1_000;
 /** Most render workers `LOGO_RENDER_WORKERS` may ask for. */
@@ -102,6 +111,7 @@ export function startRenderPool(workers: number): ImagePool | undefined {
     deadlineMs: RENDER_DEADLINE_MS,
     maxQueue: RENDER_QUEUE_PER_WORKER * workers,
     maxJobMemoryBytes: Infinity,
+    niceness: RENDER_WORKER_NICENESS,
   });
 }
 

@@ -7,6 +7,7 @@ import {
 } from "../../imagecore/mod.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { flatImage } from "../support/images.ts";
+import { threadNiceness } from "../support/thread_niceness.ts";
 
 const SVG = new TextEncoder().encode(
   `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="4"><rect width="8" height="4"/></svg>`,
@@ -188,8 +189,9 @@ Deno.test("image pool: the queue is bounded; close rejects what waits and stops 
     pool.probe(SVG),
     refusedWith("busy", /Cannot process image: 1 images are already waiting/),
   );
-  const { wasmBytes, ...counts } = pool.stats();
+  const { wasmBytes, niceness, ...counts } = pool.stats();
   assert.deepEqual(counts, { started: 1, queued: 1, running: 1 });
+  assert.equal(niceness.length, 1);
   assert.equal(wasmBytes.length, 1);
   assert.ok(wasmBytes[0] > 0, "the worker reported its WASM memory when it became ready");
   await pool.close();
@@ -213,4 +215,37 @@ Deno.test("image pool: a legitimate 4 MB, 1000×1000 PNG decodes under the defau
   const out = await pool.transform(png, { width: 128 });
   assert.equal(out.width, 128);
   assert.equal(out.height, 128);
+});
+
+Deno.test({
+  name: "image pool: each worker thread lowers its own priority to `niceness`; the caller's stays",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    // Other test files run in this process at the same time (--parallel) and start workers of
+    // their own, at the process's priority: the workers at nice 7 can only be this pool's.
+    const own = threadNiceness(Deno.pid).find((t) => t.tid === Deno.pid)!.nice;
+    const atSeven = () => threadNiceness(Deno.pid).filter((t) => t.nice === 7);
+    if (own < 7) assert.deepEqual(atSeven(), []);
+    await using pool = startImagePool({ size: 2, niceness: 7 });
+    await pool.ready();
+    const expected = Math.max(own, 7); // a thread never raises its priority (a niced test run)
+    assert.deepEqual(pool.stats().niceness, [expected, expected]);
+    if (own < 7) {
+      const workers = atSeven();
+      assert.equal(workers.length, 2, JSON.stringify(workers));
+      assert.ok(workers.every((t) => /^worker-\d+$/.test(t.name)), JSON.stringify(workers));
+    }
+    assert.equal(threadNiceness(Deno.pid).find((t) => t.tid === Deno.pid)!.nice, own);
+    // A job still runs at the lower priority.
+    assert.equal((await pool.transform(SVG, { width: 16 })).width, 16);
+  },
+});
+
+Deno.test("image pool: by default workers keep the process's priority; a bad niceness is refused", async () => {
+  await using pool = startImagePool();
+  await pool.ready();
+  assert.deepEqual(pool.stats().niceness, [null]); // not set
+  for (const niceness of [-1, 20, 2.5, NaN]) {
+    assert.throws(() => startImagePool({ niceness }), RangeError);
+  }
 });

@@ -11,6 +11,7 @@ import {
   defaultRenderWorkers,
   MAX_RENDER_WORKERS,
   RENDER_QUEUE_PER_WORKER,
+  RENDER_WORKER_NICENESS,
   renderWorkers,
   startRenderPool,
   stopRenderPool,
@@ -19,6 +20,7 @@ import type { ImagePool } from "../../imagecore/image_pool.ts";
 import { seedIfEmpty } from "../../src/store/seed.ts";
 import { flatImage } from "../support/images.ts";
 import { startMainProcess } from "../support/main_process.ts";
+import { threadNiceness } from "../support/thread_niceness.ts";
 
 const LOGO = flatImage(40, 20, [0, 0, 255, 255]);
 
@@ -81,7 +83,13 @@ Deno.test("render pool: close ends a held render as 'pool closed', a 503 for the
   const error = await held.then(() => undefined, (e) => e);
   assert.ok(error instanceof ImageCoreError);
   assert.match(error.message, /pool closed/);
-  assert.deepEqual(pool.stats(), { started: 2, queued: 0, running: 0, wasmBytes: [] });
+  assert.deepEqual(pool.stats(), {
+    started: 2,
+    queued: 0,
+    running: 0,
+    wasmBytes: [],
+    niceness: [],
+  });
   await assert.rejects(pool.transform(LOGO, { width: 10 }), /pool closed/);
   const answer = renderUnavailable(error);
   assert.equal(answer?.status, 503);
@@ -99,6 +107,14 @@ Deno.test("render pool: the server renders with its workers and stops on SIGTERM
     LOGO_RENDER_WORKERS: "2",
   });
   assert.ok(server.printed.includes("Render workers: 2."), server.printed.join("\n"));
+  if (Deno.build.os === "linux") {
+    // The render threads yield to the serving thread: nice RENDER_WORKER_NICENESS, it keeps its own.
+    const threads = threadNiceness(server.pid);
+    const serving = threads.find((t) => t.tid === server.pid)!.nice;
+    const workers = threads.filter((t) => /^worker-\d+$/.test(t.name)).map((t) => t.nice);
+    const expected = Math.max(serving, RENDER_WORKER_NICENESS);
+    assert.deepEqual(workers, [expected, expected], JSON.stringify(threads));
+  }
   const url = new URL(`http://127.0.0.1:${server.port}${demo.path}&size=40&greyscale=true`);
   const response = await fetch(url);
   assert.equal(response.status, 200, await response.clone().text());
