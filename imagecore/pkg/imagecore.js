@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=f2d88f67ceba0926278689c0a90e85958cb283940c318e3bf86ec5531af6d945 wasm-sha256=c7d8fc1597cbec32a439adc16836b04a7dc0063ec92ed8bc5e3c682bddd4b326 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=72d14f815ca20ea938fa733240e3650633b2e9afc5e830d7d0e19c62b2dd1d01 wasm-sha256=50508d89afbc6ddfc216b794d6f4ffa7cd1f110ff903581f63ca4cd6cfaab24e rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=f2d88f67ceba0926278689c0a90e85958cb283940c318e3bf86ec5531af6d945 wasm-sha256=6a0bdfeae6edf0caf629fb5fb3e883d4084f44c9cdf3a9ec81fea91de81a52b9 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=72d14f815ca20ea938fa733240e3650633b2e9afc5e830d7d0e19c62b2dd1d01 wasm-sha256=6a0bdfeae6edf0caf629fb5fb3e883d4084f44c9cdf3a9ec81fea91de81a52b9 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -18,7 +18,7 @@
 //! two-dimensional box then Lanczos3.
 
 use crate::error::Result;
-use crate::greyscale::greyscale;
+use crate::greyscale::{greyscale, luma};
 use crate::resize::{box_then_lanczos3, internal, pre_shrink_factor, shrunk_size};
 use fast_image_resize::images::Image;
 use fast_image_resize::{PixelType, Resizer};
@@ -33,13 +33,11 @@ fn unpremultiply(value: u8, alpha: u8) -> u8 {
     ((u32::from(value) * 255 + a / 2) / a).min(255) as u8
 }
 
-/// Premultiplied luma of one straight-alpha pixel: [`luma`](crate::greyscale::luma), then
-/// × alpha / 255 rounded, all in 16 bits (54·255 + 183·255 + 19·255 + 128 and 255·255 + 128 + 254
-/// both fit), as the eight lanes of `pack_eight` do on wasm32.
+/// Premultiplied luma of one straight-alpha pixel: [`luma`], then × alpha / 255 rounded, in 16
+/// bits (255·255 + 128 + 254 fits), as the eight lanes of `pack_eight` do on wasm32.
 #[inline(always)]
 fn premultiplied_luma(r: u8, g: u8, b: u8, a: u8) -> u8 {
-    let y = (54 * u16::from(r) + 183 * u16::from(g) + 19 * u16::from(b) + 128) >> 8;
-    let product = y * u16::from(a) + 128;
+    let product = u16::from(luma(r, g, b)) * u16::from(a) + 128;
     ((product + (product >> 8)) >> 8) as u8
 }
 
@@ -65,6 +63,7 @@ fn pack_row(rgba: &[u8], pairs: &mut [u8]) {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn pack_eight(pixels: &[u8], out: &mut [u8]) {
+    use crate::greyscale::WEIGHTS;
     use core::arch::wasm32::*;
     assert!(pixels.len() == 32 && out.len() == 16);
     // SAFETY: both loads read 16 bytes inside `pixels` (32 bytes, checked above) and the store
@@ -79,12 +78,11 @@ fn pack_eight(pixels: &[u8], out: &mut [u8]) {
     let ba = i8x16_shuffle::<2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31>(low, high);
     let (r, g) = (u16x8_extend_low_u8x16(rg), u16x8_extend_high_u8x16(rg));
     let (b, a) = (u16x8_extend_low_u8x16(ba), u16x8_extend_high_u8x16(ba));
+    // luma's weights (greyscale::WEIGHTS, summing to 256), in 16 bits: 256·255 + 128 fits.
+    let [wr, wg, wb] = WEIGHTS.map(|w| u16x8_splat(u16::from(w)));
     let weighted = u16x8_add(
-        u16x8_add(
-            u16x8_mul(r, u16x8_splat(54)),
-            u16x8_mul(g, u16x8_splat(183)),
-        ),
-        u16x8_add(u16x8_mul(b, u16x8_splat(19)), u16x8_splat(128)),
+        u16x8_add(u16x8_mul(r, wr), u16x8_mul(g, wg)),
+        u16x8_add(u16x8_mul(b, wb), u16x8_splat(128)),
     );
     let y = u16x8_shr(weighted, 8);
     let product = u16x8_add(u16x8_mul(y, a), u16x8_splat(128));
@@ -211,7 +209,6 @@ pub fn resize_grey(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::greyscale::luma;
 
     #[test]
     fn premultiplied_luma_is_luma_times_alpha_over_255_rounded() {
