@@ -1,14 +1,18 @@
 /**
  * `deno run --allow-all bench/theme_bench.ts`: what the theme step costs. Each input is
- * transformed to 800 px wide PNG without a theme, with `light` and with `dark`; prints the median
- * ms of each and whether the theme inverted it. The worst case is a translucent image of random
+ * transformed to `BENCH_THEME_WIDTH` px wide PNG (default 800) without a theme, with `light` and
+ * with `dark`; prints the median ms of each whole call, the median ms of the theme stage alone
+ * (timed inside WASM by `transformStages`), and whether the theme inverted it. The inputs: the
+ * demo logos, two of the render benchmark's 512-px logos (a hue gradient inside a translucent
+ * ring: thousands of colours on the outline), and a worst case, a translucent image of random
  * colours: every pixel a new palette entry, each judged in OKLab (imagecore/src/theme.rs).
  * @module
  */
-import { encodeRgba, type Theme, transform } from "../imagecore/mod.ts";
+import { encodeRgba, type Theme, transform, transformStages } from "../imagecore/mod.ts";
 import { renderDemoLogos } from "../src/store/demo_logos.ts";
+import { benchLogo } from "./support/bench_server.ts";
 
-const WIDTH = 800;
+const WIDTH = Number(Deno.env.get("BENCH_THEME_WIDTH") ?? "800");
 const RUNS = 9;
 
 function median(values: number[]): number {
@@ -29,24 +33,34 @@ function noise(size: number): Uint8Array {
 
 const inputs: [string, Uint8Array][] = [
   ...renderDemoLogos().map(({ domain, bytes }): [string, Uint8Array] => [domain, bytes]),
+  ["render bench logo 0", benchLogo(0)],
+  ["render bench logo 7", benchLogo(7)],
   ["random colours 800²", noise(800)],
 ];
 console.log(`transform to ${WIDTH} px wide PNG; median of ${RUNS} runs, ms`);
-console.log("| input | no theme | light | dark | inverted (light/dark) |");
-console.log("| --- | --- | --- | --- | --- |");
+console.log(
+  "| input | no theme | light | dark | theme stage, light | theme stage, dark | inverted (light/dark) |",
+);
+console.log("| --- | --- | --- | --- | --- | --- | --- |");
 for (const [name, bytes] of inputs) {
   const cells: string[] = [];
+  const stages: string[] = [];
   const inverted: boolean[] = [];
   for (const theme of [undefined, "light", "dark"] as (Theme | undefined)[]) {
     const times: number[] = [];
+    const stageTimes: number[] = [];
     let out = transform(bytes, { width: WIDTH, theme }); // warm-up
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
       out = transform(bytes, { width: WIDTH, theme });
       times.push(performance.now() - t0);
+      stageTimes.push(transformStages(bytes, { width: WIDTH, theme }).colourMs);
     }
     cells.push(median(times).toFixed(1));
-    if (theme) inverted.push(out.inverted);
+    if (theme) {
+      inverted.push(out.inverted);
+      stages.push(median(stageTimes).toFixed(2));
+    }
   }
-  console.log(`| ${name} | ${cells.join(" | ")} | ${inverted.join("/")} |`);
+  console.log(`| ${name} | ${cells.join(" | ")} | ${stages.join(" | ")} | ${inverted.join("/")} |`);
 }

@@ -65,6 +65,8 @@ pub mod svg_style_check;
 pub mod svg_work_weights;
 #[cfg(feature = "raster")]
 pub mod theme;
+#[cfg(feature = "raster")]
+mod theme_palette;
 
 #[cfg(feature = "raster")]
 use effort::Effort;

@@ -21,9 +21,8 @@
 //!
 //! Inversion maps every visible pixel's colour; alpha is never changed.
 
-use std::collections::HashMap;
-
-use crate::lightness::{contrast, hue_distance, invert_lightness, Colour};
+use crate::lightness::{contrast, Colour};
+use crate::theme_palette::Palette;
 
 /// WCAG 2.1 minimum contrast for graphical objects (SC 1.4.11).
 pub const MIN_CONTRAST: f32 = 3.0;
@@ -79,43 +78,6 @@ pub fn reads_on(colour: &Colour, page: f32) -> bool {
         || (colour.chroma() >= SATURATED_CHROMA && ratio >= MIN_CONTRAST_SATURATED)
 }
 
-/// What one palette colour does under the theme.
-#[derive(Debug, Clone, Copy)]
-struct Verdict {
-    inverted: [u8; 3],
-    reads: bool,
-    reads_inverted: bool,
-    turns: bool,
-}
-
-fn verdict(rgb: [u8; 3], page: f32) -> Verdict {
-    let inverted = invert_lightness(rgb);
-    let (before, after) = (Colour::of(rgb), Colour::of(inverted));
-    let turns = before.chroma() >= CHROMATIC
-        && (after.chroma() < before.chroma() / 2.0
-            || hue_distance(before.hue(), after.hue()) > HUE_TOLERANCE);
-    Verdict {
-        inverted,
-        reads: reads_on(&before, page),
-        reads_inverted: reads_on(&after, page),
-        turns,
-    }
-}
-
-/// The verdict on `rgb`, remembered in `palette`; `None` when `rgb` is new and the palette
-/// already holds [`PALETTE_CAP`] colours (rule 5).
-fn verdict_of(palette: &mut HashMap<[u8; 3], Verdict>, rgb: [u8; 3], page: f32) -> Option<Verdict> {
-    if let Some(v) = palette.get(&rgb) {
-        return Some(*v);
-    }
-    if palette.len() >= PALETTE_CAP {
-        return None;
-    }
-    let v = verdict(rgb, page);
-    palette.insert(rgb, v);
-    Some(v)
-}
-
 /// Whether the visible pixel at (x, y) is on the outline (rule 2).
 fn on_outline(pixels: &[u8], width: usize, height: usize, x: usize, y: usize) -> bool {
     let translucent = |x: usize, y: usize| pixels[(y * width + x) * 4 + 3] < 255;
@@ -146,9 +108,7 @@ pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
         return false;
     }
     let height = pixels.len() / 4 / width;
-    let page = theme.page_luminance();
-    let mut palette: HashMap<[u8; 3], Verdict> = HashMap::new();
-    let rgb = |i: usize| [pixels[i], pixels[i + 1], pixels[i + 2]];
+    let mut palette = Palette::new(theme.page_luminance());
     // The outline first: most logos stop here, having judged only the colours of their edge.
     let (mut outline, mut gain) = (0.0f64, 0.0f64);
     for y in 0..height {
@@ -158,7 +118,7 @@ pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
                 continue;
             }
             let alpha = f64::from(pixels[i + 3]);
-            let Some(v) = verdict_of(&mut palette, rgb(i), page) else {
+            let Some(v) = palette.verdict(&pixels[i..i + 3]) else {
                 return false;
             };
             outline += alpha;
@@ -168,25 +128,23 @@ pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
     if outline == 0.0 || gain < MIN_GAIN * outline {
         return false;
     }
-    let (mut ink, mut turned) = (0.0f64, 0.0f64);
-    for i in (0..pixels.len() / 4 * 4)
-        .step_by(4)
-        .filter(|&i| pixels[i + 3] > 0)
-    {
-        let alpha = f64::from(pixels[i + 3]);
-        ink += alpha;
-        match verdict_of(&mut palette, rgb(i), page) {
+    // The ink's alpha first (integers, exact in f64), so the pass over its colours can stop as
+    // soon as too much of it turns.
+    let ink: f64 = pixels.chunks_exact(4).map(|p| f64::from(p[3])).sum();
+    let mut turned = 0.0f64;
+    for pixel in pixels.chunks_exact(4).filter(|p| p[3] > 0) {
+        match palette.turns(pixel) {
             None => return false,
-            Some(v) if v.turns => turned += alpha,
-            Some(_) => {}
+            Some(true) => turned += f64::from(pixel[3]),
+            Some(false) => continue,
         }
-    }
-    if turned > MAX_TURNED * ink {
-        return false;
+        if turned > MAX_TURNED * ink {
+            return false;
+        }
     }
     // Every visible colour was judged by the pass above, so each is in the palette.
     for pixel in pixels.chunks_exact_mut(4).filter(|p| p[3] > 0) {
-        if let Some(v) = palette.get(&[pixel[0], pixel[1], pixel[2]]) {
+        if let Some(v) = palette.verdict(pixel) {
             pixel[..3].copy_from_slice(&v.inverted);
         }
     }
