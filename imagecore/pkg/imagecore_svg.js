@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=e0d4af7e988f7da5b1c578cdd2e61c1fc77fdd498ab3bcc4b98deec87f9768b8 wasm-sha256=9775a2473e4abd049edb6ac10d211470e8cd0a3cda783a4ef650f8f3ee44f2a3 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=3328218602e43d909fd336db4138009421c45b87a46b9b0976ed42286a7b0fee wasm-sha256=9775a2473e4abd049edb6ac10d211470e8cd0a3cda783a4ef650f8f3ee44f2a3 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -147,3 +147,57 @@ fn recent_slot(key: u32) -> usize {
 fn colour_key(pixel: &[u8]) -> u32 {
     u32::from_le_bytes([pixel[0], pixel[1], pixel[2], 0])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 6,000 pseudo-random colours, many sharing a slot of the recent-colour cache.
+    fn colours() -> Vec<[u8; 3]> {
+        let mut seed = 0x2545_f491_u32;
+        (0..6_000)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                [seed as u8, (seed >> 8) as u8, (seed >> 16) as u8]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_lookup_gives_the_colours_own_verdict() {
+        for page in [1.0, 0.0] {
+            let mut palette = Palette::new(page);
+            let colours = colours();
+            // Twice over, the second time in reverse: the answers come from the map and the cache.
+            for rgb in colours.iter().chain(colours.iter().rev()) {
+                let expected = verdict(*rgb, page);
+                let got = palette.verdict(rgb).expect("under the cap");
+                assert_eq!(got.inverted, expected.inverted, "{rgb:?}");
+                assert_eq!(got.reads, expected.reads, "{rgb:?}");
+                assert_eq!(got.reads_inverted, expected.reads_inverted, "{rgb:?}");
+                assert_eq!(
+                    palette.turns(rgb),
+                    Some(turns(*rgb, expected.inverted)),
+                    "{rgb:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_new_colour_past_the_cap_has_no_verdict() {
+        let mut palette = Palette::new(1.0);
+        for key in 0..PALETTE_CAP as u32 {
+            assert!(palette.verdict(&key.to_le_bytes()[..3]).is_some());
+        }
+        assert!(
+            palette.verdict(&[1, 0, 0]).is_some(),
+            "a known colour still has one"
+        );
+        let new = (PALETTE_CAP as u32).to_le_bytes(); // [0, 0, 1]: not among the keys above
+        assert!(palette.verdict(&new[..3]).is_none());
+        assert!(palette.turns(&new[..3]).is_none());
+    }
+}
