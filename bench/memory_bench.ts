@@ -9,7 +9,8 @@
  *    `logo_memory_bytes{part}`): bench/support/memory_server.ts.
  * 3. Baseline: RSS after start-up and one request at each size (so each render worker has
  *    rendered once).
- * 4. Load: every domain at every size, once each, in a seeded random order, over keep-alive
+ * 4. Load: every domain at every size, once each (or `--repeat` times in a row), in a seeded
+ *    random order, over keep-alive
  *    connections (bench/support/keepalive_load.ts). Then: RSS after the load; once the server's
  *    idle timeout has closed every connection (the event waited on: the server has been idle
  *    that long), with nothing forced; and after a full GC. Memory by part comes from
@@ -24,6 +25,10 @@
  *   --seed N             seed of the logo set (default 1)
  *   --sizes A,B,C        sizes requested for every domain (default 128,64,300: the stored default
  *                        rendition, a render from it, a render from the source rendition)
+ *   --repeat N           ask for each domain and size N times in a row (default 1); with 2, every
+ *                        cached variant has been answered twice, so it holds its prepared
+ *                        response's copy of its bytes (src/http/respond.ts): the worst case the
+ *                        variant cache's budget counts
  *   --connections N      keep-alive connections (default 16)
  *   --idle-timeout-ms N  the server's LOGO_IDLE_TIMEOUT_MS, how long "idle" lasts (default 5000)
  *   --heap-snapshot P    write a heap snapshot of the serving isolate to P after the last GC
@@ -52,6 +57,7 @@ const { values } = parseArgs({
     count: { type: "string", default: "10000" },
     seed: { type: "string", default: "1" },
     sizes: { type: "string", default: "128,64,300" },
+    repeat: { type: "string", default: "1" },
     connections: { type: "string", default: "16" },
     "idle-timeout-ms": { type: "string", default: "5000" },
     "heap-snapshot": { type: "string" },
@@ -64,6 +70,7 @@ const { values } = parseArgs({
 const count = wholeNumber("count", values.count, 1);
 const seed = wholeNumber("seed", values.seed, 0);
 const sizes = values.sizes.split(",").map((s) => wholeNumber("sizes", s, 1));
+const repeat = wholeNumber("repeat", values.repeat, 1);
 const connections = wholeNumber("connections", values.connections, 1);
 const idleTimeoutMs = wholeNumber("idle-timeout-ms", values["idle-timeout-ms"], 100);
 const MiB = 1024 * 1024;
@@ -71,7 +78,10 @@ const mib = (n: number | undefined) => (n === undefined ? "—" : (n / MiB).toFi
 const loadAverage = () => Deno.loadavg().map((n) => n.toFixed(2)).join(" ");
 
 console.log(
-  `memory: ${count} domains × sizes ${sizes.join(", ")}, ${connections} connections, ` +
+  `memory: ${count} domains × sizes ${sizes.join(", ")}${
+    repeat > 1 ? ` × ${repeat} in a row` : ""
+  }, ` +
+    `${connections} connections, ` +
     `${navigator.hardwareConcurrency} cores, load average ${loadAverage()}`,
 );
 const store = await memoryStore({
@@ -114,12 +124,13 @@ try {
   const first = await load.run(sizes.map((size) => path(store.domains[0], size)));
   rows.push(["baseline (started, 1 request per size)", await server.sample()]);
 
-  const paths = store.domains.flatMap((domain) => sizes.map((size) => path(domain, size)));
+  const unique = store.domains.flatMap((domain) => sizes.map((size) => path(domain, size)));
   const random = seededRandom(seed);
-  for (let i = paths.length - 1; i > 0; i--) {
+  for (let i = unique.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [paths[i], paths[j]] = [paths[j], paths[i]];
+    [unique[i], unique[j]] = [unique[j], unique[i]];
   }
+  const paths = unique.flatMap((p) => Array<string>(repeat).fill(p));
   console.log(`load: ${paths.length} requests (load average ${loadAverage()}) …`);
   const run = await load.run(paths);
   console.log(

@@ -178,7 +178,8 @@ export function createApp(deps: AppDeps): App {
   });
   const variants = new VariantCache<TaggedVariant>({
     maxBytes: deps.variantCacheBytes ?? DEFAULT_VARIANT_CACHE_BYTES,
-    copies: 2, // the bytes, and the prepared response's copy (respond.ts)
+    // The bytes, and the prepared response's copy from a variant's second 200 on (respond.ts).
+    copies: 2,
   });
   const sources = new VariantCache({
     maxBytes: deps.sourceCacheBytes ?? DEFAULT_SOURCE_CACHE_BYTES,

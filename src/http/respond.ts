@@ -78,8 +78,16 @@ interface Prepared {
  * Deno's `Response` constructor copies a `Uint8Array` body, while `clone()` shares it: every
  * template of a variant is a clone of its one `body`, so a cached variant costs its bytes twice
  * (which the variant cache counts: `copies: 2` in `app.ts`), not once more per template.
+ *
+ * A variant is prepared on its second 200, not its first ({@link servedOnce}): most renders of
+ * uncommon sizes and themes are asked for once, and preparing them filled the serving isolate's
+ * old generation with responses nobody reused (two `Response`s, a `Map` and a copy of the bytes
+ * each), whose collections delayed cache hits (docs/render_pool.md, **Sixth run**).
  */
 const templates = new WeakMap<TaggedVariant, Prepared>();
+
+/** Variants answered once (a plain `Response`, nothing kept); the next 200 prepares them. */
+const servedOnce = new WeakSet<TaggedVariant>();
 
 function commonHeaders(context: ResponseContext, cacheControl: string): [string, string][] {
   const headers: [string, string][] = [];
@@ -135,6 +143,13 @@ export function respondImage(variant: TaggedVariant, context: ResponseContext): 
     return new Response(null, { status: 200, headers });
   }
   let prepared = templates.get(variant);
+  if (prepared === undefined && !servedOnce.has(variant)) {
+    // The first 200: the same headers as a prepared one, built once and not kept.
+    servedOnce.add(variant);
+    const headers = imageHeaders(variant, context, cacheControl);
+    rateLimitHeaders(headers, context.quota);
+    return new Response(variant.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  }
   if (prepared === undefined) {
     const body = new Response(variant.bytes as Uint8Array<ArrayBuffer>, { status: 200 });
     prepared = { body, byKey: new Map() };

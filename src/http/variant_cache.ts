@@ -34,9 +34,10 @@ export interface VariantCacheOptions {
    */
   maxEntryBytes?: number;
   /**
-   * Copies of each entry's bytes the process holds while the entry is cached; default 1. The
-   * rendered-variant cache passes 2: the prepared response `respond.ts` keeps for a variant holds
-   * its own copy (Deno's `Response` constructor copies a `Uint8Array` body).
+   * Copies of each entry's bytes the process may hold while the entry is cached; default 1. The
+   * rendered-variant cache passes 2: the prepared response `respond.ts` keeps for a variant from
+   * its second 200 on holds its own copy (Deno's `Response` constructor copies a `Uint8Array`
+   * body). An entry is counted at the most it can hold, whether or not it was answered twice.
    */
   copies?: number;
 }

@@ -43,6 +43,9 @@ Deno.test("respond: a variant's prepared responses share one copy of its bytes",
     width: 128,
     height: 128,
   };
+  // The first 200 is a plain response with its own copy; the variant is prepared from the second.
+  const first = respondImage(variant, { method: "GET", servedDomain: "first.example" });
+  assert.equal((await first.arrayBuffer()).byteLength, size);
   const before = Deno.memoryUsage().external;
   const responses = [];
   // 16 served domains: 16 prepared responses (the most kept per variant).
@@ -58,4 +61,46 @@ Deno.test("respond: a variant's prepared responses share one copy of its bytes",
   assert.equal(body[size - 1], 7);
   assert.equal(responses[15].headers.get("x-logo-domain"), "d15.example");
   assert.equal(responses[15].headers.get("etag"), variant.etag);
+});
+
+Deno.test("respond: a variant's first 200 is the same answer as the prepared ones after it", async () => {
+  const variant: TaggedVariant = {
+    bytes: Uint8Array.from({ length: 300 }, (_, i) => i % 251),
+    contentType: "image/png",
+    etag: '"v2-first-64-png"',
+    width: 64,
+    height: 32,
+  };
+  const context = (remaining: number) => ({
+    method: "GET",
+    servedDomain: "example.com",
+    allowedOrigin: "https://app.example",
+    quota: { allowed: true, limit: 100, remaining, reset: 60, retryAfter: 60 },
+  });
+  const answers = [];
+  for (let i = 0; i < 3; i++) {
+    const response = respondImage(variant, context(99 - i));
+    answers.push({
+      status: response.status,
+      headers: [...response.headers],
+      body: [...new Uint8Array(await response.arrayBuffer())],
+    });
+  }
+  assert.deepEqual(answers[0].body, [...variant.bytes]);
+  for (const later of answers.slice(1)) {
+    assert.equal(later.status, answers[0].status);
+    assert.deepEqual(later.body, answers[0].body);
+    // Only the remaining quota differs between them.
+    const strip = (h: [string, string][]) => h.filter(([n]) => n !== "x-ratelimit-remaining");
+    assert.deepEqual(strip(later.headers), strip(answers[0].headers));
+  }
+  assert.deepEqual(answers.map((a) => new Headers(a.headers).get("x-ratelimit-remaining")), [
+    "99",
+    "98",
+    "97",
+  ]);
+  assert.equal(
+    new Headers(answers[0].headers).get("access-control-allow-origin"),
+    "https://app.example",
+  );
 });
