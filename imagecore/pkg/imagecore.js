@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=3328218602e43d909fd336db4138009421c45b87a46b9b0976ed42286a7b0fee wasm-sha256=6b4ad9f95dfdf85375cb3346b63a3f08d3da22440f6992f554a6e6d682d5e24c rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=5ce4ced282b1933a797906f780b09c810f21ad895ece3495d12c70db4a7c3d24 wasm-sha256=9074cda986fe03cc779fa6ee291bf45d1ed67b35ec194ee66519d8dc613cfa1f rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

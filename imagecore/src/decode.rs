@@ -1,4 +1,5 @@
-//! Decoding any supported source into straight-alpha RGBA8, within the limits.
+//! Decoding any supported source into straight-alpha RGBA8 (or, when asked, an opaque JPEG into
+//! RGB8), within the limits.
 //!
 //! Every refusal comes from the header, before any pixel buffer: a source over
 //! [`MAX_SOURCE_PIXELS`](crate::limits::MAX_SOURCE_PIXELS) or with a side over [`MAX_SOURCE_SIDE`] is `too_large`. Pixel data that
@@ -14,8 +15,9 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::format::{sniff, SourceFormat};
 use crate::ico_select::{largest_entry, Entry};
 use crate::limits::{check_source_size, MAX_DECODER_ALLOC, MAX_INPUT_BYTES, MAX_SOURCE_SIDE};
+use crate::rgba::expand_to_rgba;
 use image::metadata::Orientation;
-use image::{DynamicImage, ImageDecoder, ImageReader, Limits, RgbaImage};
+use image::{DynamicImage, ImageDecoder, ImageReader, Limits, RgbImage, RgbaImage};
 use std::borrow::Cow;
 use std::io::Cursor;
 
@@ -27,6 +29,47 @@ pub struct Rgba {
     pub width: u32,
     /// Height in px.
     pub height: u32,
+}
+
+/// A decoded opaque image (a JPEG) as RGB8, row-major: three bytes a pixel, no alpha to carry.
+pub struct Rgb {
+    /// Pixels, 3 bytes each.
+    pub pixels: Vec<u8>,
+    /// Width in px.
+    pub width: u32,
+    /// Height in px.
+    pub height: u32,
+}
+
+/// What [`decode_samples`] gives: RGBA8, or RGB8 for a three-channel JPEG when asked for.
+pub enum Decoded {
+    /// Straight-alpha RGBA8.
+    Rgba(Rgba),
+    /// Opaque RGB8.
+    Rgb(Rgb),
+}
+
+impl Decoded {
+    /// The image as RGBA8 (an RGB image widened in place, alpha 255).
+    pub fn into_rgba(self) -> Rgba {
+        match self {
+            Decoded::Rgba(rgba) => rgba,
+            Decoded::Rgb(Rgb {
+                mut pixels,
+                width,
+                height,
+            }) => {
+                let count = width as usize * height as usize;
+                pixels.resize(count * 4, 0);
+                expand_to_rgba(&mut pixels, count, 3);
+                Rgba {
+                    pixels,
+                    width,
+                    height,
+                }
+            }
+        }
+    }
 }
 
 /// Format and dimensions read from a header.
@@ -86,23 +129,27 @@ impl Opened<'_> {
         }
     }
 
-    /// Straight-alpha RGBA8 pixels, the only full-size buffer of the decode.
-    fn into_rgba(self) -> Result<Vec<u8>> {
+    /// The pixels, the only full-size buffer of the decode, with their samples per pixel:
+    /// straight-alpha RGBA8 (4), or when `rgb` RGB8 (3) from a JPEG decoded to three channels.
+    fn into_pixels(self, rgb: bool) -> Result<(Vec<u8>, usize)> {
         match self {
-            Opened::Png(png) => png.decode(),
-            Opened::Jpeg(jpeg) => jpeg.decode(),
-            Opened::Other(decoder) => {
-                Ok(DynamicImage::from_decoder(decoder)?.into_rgba8().into_raw())
-            }
+            Opened::Png(png) => Ok((png.decode()?, 4)),
+            Opened::Jpeg(jpeg) if rgb && jpeg.channels() == 3 => Ok((jpeg.decode_samples()?, 3)),
+            Opened::Jpeg(jpeg) => Ok((jpeg.decode()?, 4)),
+            Opened::Other(decoder) => Ok((
+                DynamicImage::from_decoder(decoder)?.into_rgba8().into_raw(),
+                4,
+            )),
         }
     }
 }
 
 /// Opens a decoder over `bytes` (header read, no pixels) and refuses what is over the limits.
-fn open(format: SourceFormat, bytes: &[u8]) -> Result<(Opened<'_>, Header)> {
+/// `rgb`: a JPEG that can be decoded to three channels is opened for them.
+fn open(format: SourceFormat, bytes: &[u8], rgb: bool) -> Result<(Opened<'_>, Header)> {
     let opened = match format {
         SourceFormat::Png => Opened::Png(Box::new(PngSource::open(bytes)?)),
-        SourceFormat::Jpeg => Opened::Jpeg(Box::new(JpegSource::open(bytes)?)),
+        SourceFormat::Jpeg => Opened::Jpeg(Box::new(JpegSource::open_for(bytes, rgb)?)),
         _ => {
             let mut reader = ImageReader::with_format(Cursor::new(bytes), format.image_format());
             reader.limits(limits());
@@ -137,7 +184,7 @@ pub fn probe(input: &[u8]) -> Result<Header> {
     check_input_size(input)?;
     let format = sniff(input)?;
     let (decoder_format, bytes) = select(format, input)?;
-    let (_, header) = open(decoder_format, &bytes)?;
+    let (_, header) = open(decoder_format, &bytes, false)?;
     Ok(Header { format, ..header })
 }
 
@@ -147,9 +194,22 @@ pub fn probe(input: &[u8]) -> Result<Header> {
 /// `plan` sees the upright dimensions once the header is read and before any pixel is decoded;
 /// its error stops the decode, so output limits cost no allocation.
 pub fn decode<P>(input: &[u8], plan: impl FnOnce(u32, u32) -> Result<P>) -> Result<(Rgba, P)> {
+    let (decoded, planned) = decode_samples(input, false, plan)?;
+    Ok((decoded.into_rgba(), planned))
+}
+
+/// [`decode`], giving a JPEG decoded to three channels (YCbCr, grey, RGB, CMYK: all but an RGBA
+/// JPEG) as [`Rgb`] when `rgb`, so that a colour resize convolves three channels instead of four
+/// (`resize::resize_rgb`). Every other source, and every source when not `rgb`, is
+/// [`Decoded::Rgba`]. The pixels are the same either way, less the alpha.
+pub fn decode_samples<P>(
+    input: &[u8],
+    rgb: bool,
+    plan: impl FnOnce(u32, u32) -> Result<P>,
+) -> Result<(Decoded, P)> {
     check_input_size(input)?;
     let (format, bytes) = select(sniff(input)?, input)?;
-    let (mut opened, header) = open(format, &bytes)?;
+    let (mut opened, header) = open(format, &bytes, rgb)?;
     let orientation = opened.orientation();
     let swaps_axes = matches!(
         orientation,
@@ -163,21 +223,32 @@ pub fn decode<P>(input: &[u8], plan: impl FnOnce(u32, u32) -> Result<P>) -> Resu
     } else {
         plan(header.width, header.height)?
     };
-    let pixels = opened.into_rgba()?;
-    let mut image = RgbaImage::from_raw(header.width, header.height, pixels)
-        .map(DynamicImage::ImageRgba8)
-        .ok_or_else(|| {
-            Error::new(
-                ErrorCode::Internal,
-                "Cannot decode image: the decoder returned a short buffer",
-            )
-        })?;
+    let (pixels, channels) = opened.into_pixels(rgb)?;
+    let (width, height) = (header.width, header.height);
+    let image = if channels == 3 {
+        RgbImage::from_raw(width, height, pixels).map(DynamicImage::ImageRgb8)
+    } else {
+        RgbaImage::from_raw(width, height, pixels).map(DynamicImage::ImageRgba8)
+    };
+    let mut image = image.ok_or_else(|| {
+        Error::new(
+            ErrorCode::Internal,
+            "Cannot decode image: the decoder returned a short buffer",
+        )
+    })?;
     image.apply_orientation(orientation);
     let (width, height) = (image.width(), image.height());
-    let rgba = Rgba {
-        pixels: image.into_rgba8().into_raw(),
-        width,
-        height,
+    let decoded = match image {
+        DynamicImage::ImageRgb8(rgb) => Decoded::Rgb(Rgb {
+            pixels: rgb.into_raw(),
+            width,
+            height,
+        }),
+        other => Decoded::Rgba(Rgba {
+            pixels: other.into_rgba8().into_raw(),
+            width,
+            height,
+        }),
     };
-    Ok((rgba, planned))
+    Ok((decoded, planned))
 }

@@ -77,20 +77,36 @@ fn jpeg_error(error: DecodeErrors) -> Error {
 }
 
 impl<'a> JpegSource<'a> {
-    /// Reads the headers (up to the first scan); no pixel buffer yet.
+    /// Reads the headers (up to the first scan) for RGBA output; no pixel buffer yet.
     pub fn open(bytes: &'a [u8]) -> Result<Self> {
-        // zune-jpeg converts YCbCr and grey straight to RGBA. Other colour spaces (RGB, CMYK,
-        // YCCK) it converts to RGB only, as the `image` crate asks, so those are reopened for RGB,
-        // which imagecore widens to RGBA in place. The output colour space must be set before
-        // the headers are read: that is when zune-jpeg picks its converter.
-        let mut decoder = headers(bytes, ColorSpace::RGBA)?;
-        let mut output = ColorSpace::RGBA;
-        let input = decoder.input_colorspace();
-        if !matches!(
-            input,
-            Some(ColorSpace::YCbCr | ColorSpace::Luma | ColorSpace::RGBA)
-        ) {
-            output = ColorSpace::RGB;
+        Self::open_for(bytes, false)
+    }
+
+    /// [`open`](Self::open), for three-channel RGB output when `rgb` (a JPEG is opaque, so a
+    /// colour resize need not convolve an alpha channel; see [`Self::channels`]).
+    pub fn open_for(bytes: &'a [u8], rgb: bool) -> Result<Self> {
+        // zune-jpeg converts YCbCr and grey to RGB or RGBA. Other colour spaces (RGB, CMYK,
+        // YCCK) it converts to RGB only, as the `image` crate asks, and an RGBA input to RGBA
+        // only; those are reopened for the one they have. The output colour space must be set
+        // before the headers are read: that is when zune-jpeg picks its converter.
+        let first = if rgb {
+            ColorSpace::RGB
+        } else {
+            ColorSpace::RGBA
+        };
+        let mut decoder = headers(bytes, first)?;
+        let mut output = first;
+        let converts = match decoder.input_colorspace() {
+            Some(ColorSpace::YCbCr | ColorSpace::Luma) => true,
+            Some(ColorSpace::RGBA) => output == ColorSpace::RGBA,
+            _ => output == ColorSpace::RGB,
+        };
+        if !converts {
+            output = if output == ColorSpace::RGB {
+                ColorSpace::RGBA
+            } else {
+                ColorSpace::RGB
+            };
             decoder = headers(bytes, output)?;
         }
         let (width, height) = decoder.dimensions().ok_or_else(|| {
@@ -121,15 +137,38 @@ impl<'a> JpegSource<'a> {
             .unwrap_or(Orientation::NoTransforms)
     }
 
+    /// Samples per pixel [`decode_samples`](Self::decode_samples) gives: 3 (RGB) or 4 (RGBA).
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+
     /// Decodes every scan to straight-alpha RGBA8; data that ends early is refused.
-    pub fn decode(mut self) -> Result<Vec<u8>> {
+    pub fn decode(self) -> Result<Vec<u8>> {
+        let pixels = self.width as usize * self.height as usize;
+        let channels = self.channels;
+        let mut buffer = self.decode_into_capacity(pixels * 4)?;
+        buffer.resize(pixels * 4, 0);
+        expand_to_rgba(&mut buffer, pixels, channels);
+        Ok(buffer)
+    }
+
+    /// Decodes every scan to [`channels`](Self::channels) samples per pixel (RGB8 or RGBA8);
+    /// data that ends early is refused.
+    pub fn decode_samples(self) -> Result<Vec<u8>> {
+        let pixels = self.width as usize * self.height as usize;
+        let channels = self.channels;
+        self.decode_into_capacity(pixels * channels)
+    }
+
+    /// The decoded samples, in a buffer with room for `capacity` bytes.
+    fn decode_into_capacity(mut self, capacity: usize) -> Result<Vec<u8>> {
         if !reaches_end_of_image(self.bytes) {
             return Err(truncated());
         }
-        let pixels = self.width as usize * self.height as usize;
-        let mut buffer = vec![0u8; pixels * 4];
+        let samples = self.width as usize * self.height as usize * self.channels;
+        let mut buffer = Vec::with_capacity(capacity.max(samples));
+        buffer.resize(samples, 0);
         self.decoder.decode_into(&mut buffer).map_err(jpeg_error)?;
-        expand_to_rgba(&mut buffer, pixels, self.channels);
         Ok(buffer)
     }
 }

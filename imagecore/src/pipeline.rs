@@ -1,11 +1,11 @@
 //! The whole transformation: decode → resize → greyscale → theme → encode.
 
-use crate::decode::decode;
+use crate::decode::{decode_samples, Decoded};
 use crate::effort::Effort;
 use crate::encode::encode_into;
 use crate::error::Result;
 use crate::format::OutputFormat;
-use crate::resize::{output_size, resize};
+use crate::resize::{output_size, resize, resize_rgb};
 use crate::resize_grey::resize_grey;
 use crate::stage_times::StageTimes;
 use crate::theme::{apply_theme, Theme};
@@ -68,7 +68,8 @@ pub struct Rendered {
 
 /// Transforms an encoded image. The output size is checked against the limits from the header,
 /// before any pixel is decoded. A greyscale resize convolves luma and alpha only
-/// ([`resize_grey`]); the theme runs after the resize, on fewer pixels (it is per-pixel, so the
+/// ([`resize_grey`]), a colour resize of a JPEG its three channels only ([`resize_rgb`], the same
+/// bytes as with an alpha channel of 255); the theme runs after the resize, on fewer pixels (it is per-pixel, so the
 /// order does not change the result beyond rounding).
 pub fn transform(input: &[u8], options: &Options) -> Result<Output> {
     let mut bytes = Vec::new();
@@ -92,14 +93,17 @@ pub fn transform_into(
     now: fn() -> f64,
 ) -> Result<Rendered> {
     let start = now();
-    let (source, (width, height)) = decode(input, |src_width, src_height| {
-        output_size(src_width, src_height, options.width.unwrap_or(src_width))
+    // A colour resize of a JPEG convolves RGB, not RGBA; a greyscale one takes RGBA.
+    let (source, (width, height)) = decode_samples(input, !options.greyscale, |w, h| {
+        output_size(w, h, options.width.unwrap_or(w))
     })?;
     let decoded = now();
-    let mut pixels = if options.greyscale {
-        resize_grey(source.pixels, source.width, source.height, width, height)?
-    } else {
-        resize(source.pixels, source.width, source.height, width, height)?
+    let mut pixels = match source {
+        Decoded::Rgb(rgb) => resize_rgb(rgb.pixels, rgb.width, rgb.height, width, height)?,
+        Decoded::Rgba(s) if options.greyscale => {
+            resize_grey(s.pixels, s.width, s.height, width, height)?
+        }
+        Decoded::Rgba(s) => resize(s.pixels, s.width, s.height, width, height)?,
     };
     let resized = now();
     let inverted = match options.theme {

@@ -7,7 +7,9 @@ use common::quality_inputs::{photo, SOURCES};
 use fast_image_resize::images::Image;
 use fast_image_resize::{FilterType, MulDiv, PixelType, ResizeAlg, ResizeOptions, Resizer};
 use image::RgbaImage;
-use imagecore::resize::{is_opaque, output_size, resize, resize_lanczos3};
+use imagecore::decode::{decode, decode_samples, Decoded};
+use imagecore::pipeline::{transform, Options};
+use imagecore::resize::{is_opaque, output_size, resize, resize_lanczos3, resize_rgb};
 
 /// `image` flattened onto white: opaque.
 fn opaque(image: RgbaImage) -> Vec<u8> {
@@ -69,4 +71,87 @@ fn one_translucent_pixel_anywhere_makes_a_source_not_opaque() {
         one[at * 4 + 3] = 254;
         assert!(!is_opaque(&one), "pixel {at}");
     }
+}
+
+/// `pixels` (RGBA) without their alpha.
+fn rgb_of(pixels: &[u8]) -> Vec<u8> {
+    pixels
+        .chunks_exact(4)
+        .flat_map(|p| [p[0], p[1], p[2]])
+        .collect()
+}
+
+#[test]
+fn resizing_rgb_gives_the_bytes_of_resizing_the_same_pixels_as_rgba() {
+    // 4:1 and 8:1 (one Lanczos3), 32:1 (box pre-shrink first), an odd size, the same size and an
+    // upscale: every branch of resize_rgb.
+    for (w, h, width) in [
+        (512, 512, 128),
+        (1024, 1024, 128),
+        (2048, 512, 64),
+        (300, 201, 77),
+        (96, 64, 96),
+        (64, 64, 128),
+    ] {
+        for (name, source) in SOURCES {
+            let pixels = opaque(source(w, h));
+            let (ow, oh) = output_size(w, h, width).expect("size");
+            let expected = resize(pixels.clone(), w, h, ow, oh).expect("resize");
+            let got = resize_rgb(rgb_of(&pixels), w, h, ow, oh).expect("resize_rgb");
+            assert!(got == expected, "{name} {w}×{h} → {ow}×{oh}");
+        }
+    }
+}
+
+#[test]
+fn a_colour_transform_of_a_jpeg_gives_the_pixels_of_its_rgba_decode_resized() {
+    let fixtures: [(&str, &[u8]); 5] = [
+        ("YCbCr", &common::jpeg(&photo(300, 200))),
+        ("grey", include_bytes!("fixtures/halves_grey.jpg")),
+        ("CMYK", include_bytes!("fixtures/halves_cmyk.jpg")),
+        (
+            "progressive",
+            include_bytes!("fixtures/halves_progressive.jpg"),
+        ),
+        (
+            "EXIF orientation 6",
+            include_bytes!("fixtures/halves_orientation_6.jpg"),
+        ),
+    ];
+    for (name, jpeg) in fixtures {
+        for width in [7, 40, 64, 128] {
+            let (source, (ow, oh)) = decode(jpeg, |w, h| output_size(w, h, width)).expect(name);
+            let expected = resize(source.pixels, source.width, source.height, ow, oh).expect(name);
+            let out = transform(
+                jpeg,
+                &Options {
+                    width: Some(width),
+                    ..Options::default()
+                },
+            )
+            .expect(name);
+            let got = image::load_from_memory(&out.bytes).expect(name).to_rgba8();
+            assert_eq!((got.width(), got.height()), (ow, oh), "{name} at {width}");
+            assert!(got.into_raw() == expected, "{name} at {width}");
+        }
+    }
+}
+
+#[test]
+fn a_jpeg_decodes_to_three_channels_only_when_asked_and_other_formats_never_do() {
+    let three = |bytes: &[u8], rgb: bool| {
+        let (decoded, ()) = decode_samples(bytes, rgb, |_, _| Ok(())).expect("decode");
+        matches!(decoded, Decoded::Rgb(_))
+    };
+    for jpeg in [
+        &common::jpeg(&photo(30, 20))[..],
+        include_bytes!("fixtures/halves_grey.jpg"),
+        include_bytes!("fixtures/halves_cmyk.jpg"),
+        include_bytes!("fixtures/halves_progressive.jpg"),
+        include_bytes!("fixtures/halves_orientation_6.jpg"),
+    ] {
+        assert!(three(jpeg, true));
+        assert!(!three(jpeg, false));
+    }
+    assert!(!three(&common::png(&photo(30, 20)), true));
 }
