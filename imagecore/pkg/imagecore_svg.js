@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=5ce4ced282b1933a797906f780b09c810f21ad895ece3495d12c70db4a7c3d24 wasm-sha256=9775a2473e4abd049edb6ac10d211470e8cd0a3cda783a4ef650f8f3ee44f2a3 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=46cf054c190ede9533e65e1c42d83da92453dd9da9f29bf75ac20b679863b8af wasm-sha256=9775a2473e4abd049edb6ac10d211470e8cd0a3cda783a4ef650f8f3ee44f2a3 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -69,8 +69,8 @@ pub struct Rendered {
 /// Transforms an encoded image. The output size is checked against the limits from the header,
 /// before any pixel is decoded. A greyscale resize convolves luma and alpha only
 /// ([`resize_grey`]), a colour resize of a JPEG its three channels only ([`resize_rgb`], the same
-/// bytes as with an alpha channel of 255); the theme runs after the resize, on fewer pixels (it is per-pixel, so the
-/// order does not change the result beyond rounding).
+/// bytes as with an alpha channel of 255); the theme runs after the resize, on fewer pixels (it
+/// is per-pixel, so the order does not change the result beyond rounding).
 pub fn transform(input: &[u8], options: &Options) -> Result<Output> {
     let mut bytes = Vec::new();
     let done = transform_into(input, options, &mut bytes, || 0.0)?;
