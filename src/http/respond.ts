@@ -79,15 +79,16 @@ interface Prepared {
  * template of a variant is a clone of its one `body`, so a cached variant costs its bytes twice
  * (which the variant cache counts: `copies: 2` in `app.ts`), not once more per template.
  *
- * A variant is prepared on its second 200, not its first ({@link servedOnce}): most renders of
- * uncommon sizes and themes are asked for once, and preparing them filled the serving isolate's
- * old generation with responses nobody reused (two `Response`s, a `Map` and a copy of the bytes
- * each), whose collections delayed cache hits (docs/render_pool.md, **Sixth run**).
+ * A variant is prepared on its second 200, not its first ({@link ANSWERED_ONCE} until then):
+ * most renders of uncommon sizes and themes are asked for once, and preparing them filled the
+ * serving isolate's old generation with responses nobody reused (two `Response`s, a `Map` and a
+ * copy of the bytes each), whose collections delayed cache hits (docs/render_pool.md, **Sixth
+ * run**).
  */
-const templates = new WeakMap<TaggedVariant, Prepared>();
+const templates = new WeakMap<TaggedVariant, Prepared | typeof ANSWERED_ONCE>();
 
-/** Variants answered once (a plain `Response`, nothing kept); the next 200 prepares them. */
-const servedOnce = new WeakSet<TaggedVariant>();
+/** A variant's state in {@link templates} after its first 200 (a plain `Response`, not kept). */
+const ANSWERED_ONCE = "answered once";
 
 function commonHeaders(context: ResponseContext, cacheControl: string): [string, string][] {
   const headers: [string, string][] = [];
@@ -137,20 +138,17 @@ function imageHeaders(
 /** The 200 answer: the image, or for `HEAD` its headers alone. */
 export function respondImage(variant: TaggedVariant, context: ResponseContext): Response {
   const cacheControl = imageCacheControl(context);
-  if (context.method === "HEAD") {
-    const headers = imageHeaders(variant, context, cacheControl);
-    rateLimitHeaders(headers, context.quota);
-    return new Response(null, { status: 200, headers });
-  }
+  const head = context.method === "HEAD";
   let prepared = templates.get(variant);
-  if (prepared === undefined && !servedOnce.has(variant)) {
-    // The first 200: the same headers as a prepared one, built once and not kept.
-    servedOnce.add(variant);
+  if (head || prepared === undefined) {
+    // A HEAD, or a variant's first 200: the headers of a prepared one, built once and not kept.
+    if (!head) templates.set(variant, ANSWERED_ONCE);
     const headers = imageHeaders(variant, context, cacheControl);
     rateLimitHeaders(headers, context.quota);
-    return new Response(variant.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+    const body = head ? null : variant.bytes as Uint8Array<ArrayBuffer>;
+    return new Response(body, { status: 200, headers });
   }
-  if (prepared === undefined) {
+  if (prepared === ANSWERED_ONCE) {
     const body = new Response(variant.bytes as Uint8Array<ArrayBuffer>, { status: 200 });
     prepared = { body, byKey: new Map() };
     templates.set(variant, prepared);
