@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=46cf054c190ede9533e65e1c42d83da92453dd9da9f29bf75ac20b679863b8af wasm-sha256=9074cda986fe03cc779fa6ee291bf45d1ed67b35ec194ee66519d8dc613cfa1f rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=8b8bed294a29823dd3bba580d670807e4b46fcc0d57d83ad15100688cf879457 wasm-sha256=bb902923f9451dbc2bf48a459969a1bc261e368a965455e0dc7702e03dd1c834 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=46cf054c190ede9533e65e1c42d83da92453dd9da9f29bf75ac20b679863b8af wasm-sha256=9775a2473e4abd049edb6ac10d211470e8cd0a3cda783a4ef650f8f3ee44f2a3 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=8b8bed294a29823dd3bba580d670807e4b46fcc0d57d83ad15100688cf879457 wasm-sha256=9775a2473e4abd049edb6ac10d211470e8cd0a3cda783a4ef650f8f3ee44f2a3 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

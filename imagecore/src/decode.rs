@@ -15,7 +15,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::format::{sniff, SourceFormat};
 use crate::ico_select::{largest_entry, Entry};
 use crate::limits::{check_source_size, MAX_DECODER_ALLOC, MAX_INPUT_BYTES, MAX_SOURCE_SIDE};
-use crate::rgba::expand_to_rgba;
+use crate::rgba::widen_to_rgba;
 use image::metadata::Orientation;
 use image::{DynamicImage, ImageDecoder, ImageReader, Limits, RgbImage, RgbaImage};
 use std::borrow::Cow;
@@ -55,19 +55,14 @@ impl Decoded {
         match self {
             Decoded::Rgba(rgba) => rgba,
             Decoded::Rgb(Rgb {
-                mut pixels,
+                pixels,
                 width,
                 height,
-            }) => {
-                let count = width as usize * height as usize;
-                pixels.resize(count * 4, 0);
-                expand_to_rgba(&mut pixels, count, 3);
-                Rgba {
-                    pixels,
-                    width,
-                    height,
-                }
-            }
+            }) => Rgba {
+                pixels: widen_to_rgba(pixels, width as usize * height as usize, 3),
+                width,
+                height,
+            },
         }
     }
 }
@@ -149,7 +144,7 @@ impl Opened<'_> {
 fn open(format: SourceFormat, bytes: &[u8], rgb: bool) -> Result<(Opened<'_>, Header)> {
     let opened = match format {
         SourceFormat::Png => Opened::Png(Box::new(PngSource::open(bytes)?)),
-        SourceFormat::Jpeg => Opened::Jpeg(Box::new(JpegSource::open_for(bytes, rgb)?)),
+        SourceFormat::Jpeg => Opened::Jpeg(Box::new(JpegSource::open(bytes, rgb)?)),
         _ => {
             let mut reader = ImageReader::with_format(Cursor::new(bytes), format.image_format());
             reader.limits(limits());

@@ -11,7 +11,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::limits::MAX_SOURCE_SIDE;
-use crate::rgba::expand_to_rgba;
+use crate::rgba::widen_to_rgba;
 use image::metadata::Orientation;
 use zune_core::bytestream::ZCursor;
 use zune_core::colorspace::ColorSpace;
@@ -77,14 +77,10 @@ fn jpeg_error(error: DecodeErrors) -> Error {
 }
 
 impl<'a> JpegSource<'a> {
-    /// Reads the headers (up to the first scan) for RGBA output; no pixel buffer yet.
-    pub fn open(bytes: &'a [u8]) -> Result<Self> {
-        Self::open_for(bytes, false)
-    }
-
-    /// [`open`](Self::open), for three-channel RGB output when `rgb` (a JPEG is opaque, so a
-    /// colour resize need not convolve an alpha channel; see [`Self::channels`]).
-    pub fn open_for(bytes: &'a [u8], rgb: bool) -> Result<Self> {
+    /// Reads the headers (up to the first scan); no pixel buffer yet. The output is RGBA, or
+    /// three-channel RGB when `rgb` (a JPEG is opaque, so a colour resize need not convolve an
+    /// alpha channel; see [`Self::channels`]).
+    pub fn open(bytes: &'a [u8], rgb: bool) -> Result<Self> {
         // zune-jpeg converts YCbCr and grey to RGB or RGBA. Other colour spaces (RGB, CMYK,
         // YCCK) it converts to RGB only, as the `image` crate asks, and an RGBA input to RGBA
         // only; those are reopened for the one they have. The output colour space must be set
@@ -146,10 +142,8 @@ impl<'a> JpegSource<'a> {
     pub fn decode(self) -> Result<Vec<u8>> {
         let pixels = self.width as usize * self.height as usize;
         let channels = self.channels;
-        let mut buffer = self.decode_into_capacity(pixels * 4)?;
-        buffer.resize(pixels * 4, 0);
-        expand_to_rgba(&mut buffer, pixels, channels);
-        Ok(buffer)
+        let samples = self.decode_into_capacity(pixels * 4)?;
+        Ok(widen_to_rgba(samples, pixels, channels))
     }
 
     /// Decodes every scan to [`channels`](Self::channels) samples per pixel (RGB8 or RGBA8);

@@ -132,6 +132,32 @@ impl Colour {
     pub fn hue(&self) -> f32 {
         self.lab.b.atan2(self.lab.a).to_degrees().rem_euclid(360.0)
     }
+
+    /// This colour with its lightness inverted: [`invert_lightness`] of a colour already seen.
+    pub fn inverted(&self) -> [u8; 3] {
+        let lab = self.lab;
+        let l = (1.0 - lab.l).clamp(0.0, 1.0);
+        let at = |scale: f32| Oklab {
+            l,
+            a: lab.a * scale,
+            b: lab.b * scale,
+        };
+        let mut scale = 1.0;
+        if !in_gamut(at(1.0)) {
+            // Greys are in gamut at every lightness, so scale 0 always fits.
+            let (mut fits, mut fails) = (0.0f32, 1.0f32);
+            for _ in 0..GAMUT_STEPS {
+                let mid = (fits + fails) / 2.0;
+                if in_gamut(at(mid)) {
+                    fits = mid;
+                } else {
+                    fails = mid;
+                }
+            }
+            scale = fits;
+        }
+        oklab_to_linear(at(scale)).map(linear_to_srgb)
+    }
 }
 
 /// WCAG contrast ratio of two relative luminances, 1 to 21.
@@ -162,34 +188,6 @@ fn in_gamut(lab: Oklab) -> bool {
 /// ```
 pub fn invert_lightness(rgb: [u8; 3]) -> [u8; 3] {
     Colour::of(rgb).inverted()
-}
-
-impl Colour {
-    /// This colour with its lightness inverted: [`invert_lightness`] of a colour already seen.
-    pub fn inverted(&self) -> [u8; 3] {
-        let lab = self.lab;
-        let l = (1.0 - lab.l).clamp(0.0, 1.0);
-        let at = |scale: f32| Oklab {
-            l,
-            a: lab.a * scale,
-            b: lab.b * scale,
-        };
-        let mut scale = 1.0;
-        if !in_gamut(at(1.0)) {
-            // Greys are in gamut at every lightness, so scale 0 always fits.
-            let (mut fits, mut fails) = (0.0f32, 1.0f32);
-            for _ in 0..GAMUT_STEPS {
-                let mid = (fits + fails) / 2.0;
-                if in_gamut(at(mid)) {
-                    fits = mid;
-                } else {
-                    fails = mid;
-                }
-            }
-            scale = fits;
-        }
-        oklab_to_linear(at(scale)).map(linear_to_srgb)
-    }
 }
 
 #[cfg(test)]

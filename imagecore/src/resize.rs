@@ -6,7 +6,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 pub use crate::geometry::output_size;
-use crate::rgba::expand_to_rgba;
+use crate::rgba::widen_to_rgba;
 use fast_image_resize::images::Image;
 use fast_image_resize::{FilterType, MulDiv, PixelType, ResizeAlg, ResizeOptions, Resizer};
 
@@ -61,7 +61,7 @@ pub fn resize_rgb(
     width: u32,
     height: u32,
 ) -> Result<Vec<u8>> {
-    let mut rgb = if (src_width, src_height) == (width, height) {
+    let rgb = if (src_width, src_height) == (width, height) {
         pixels
     } else {
         let factor = pre_shrink_factor(src_width, src_height, width, height);
@@ -71,10 +71,7 @@ pub fn resize_rgb(
             .map_err(|e| internal(&e))?;
         box_then_lanczos3(&mut Resizer::new(), src, shrunk, (width, height))?.into_vec()
     };
-    let count = width as usize * height as usize;
-    rgb.resize(count * 4, 0);
-    expand_to_rgba(&mut rgb, count, 3);
-    Ok(rgb)
+    Ok(widen_to_rgba(rgb, width as usize * height as usize, 3))
 }
 
 /// Like [`resize`], always with one Lanczos3 convolution over every source pixel: the quality

@@ -40,3 +40,16 @@ pub fn expand_to_rgba(buffer: &mut [u8], pixels: usize, channels: usize) {
         buffer[4 * i..4 * i + 4].copy_from_slice(&rgba);
     }
 }
+
+/// `buffer`, holding `pixels` pixels of `channels` 8-bit samples, grown and expanded in place to
+/// RGBA ([`expand_to_rgba`]).
+///
+/// ```
+/// let rgba = imagecore::rgba::widen_to_rgba(vec![1, 2, 3, 4, 5, 6], 2, 3);
+/// assert_eq!(rgba, [1, 2, 3, 255, 4, 5, 6, 255]);
+/// ```
+pub fn widen_to_rgba(mut buffer: Vec<u8>, pixels: usize, channels: usize) -> Vec<u8> {
+    buffer.resize(pixels * 4, 0);
+    expand_to_rgba(&mut buffer, pixels, channels);
+    buffer
+}
