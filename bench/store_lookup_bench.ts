@@ -16,11 +16,13 @@
  *    turns within a round so drifting machine load hits them alike.
  *
  * Prints, per store: req/s, p50, p99, server CPU µs per request, KV read calls per request, the
- * variant cache's hit ratio; then each store's req/s over that of the smallest store (target
+ * variant cache's hit ratio, the server's largest RSS after a round; then each store's req/s over that of the smallest store (target
  * ≥ 0.7 for 30,000 against 1,000).
  *
  * Flags: --counts 1000,30000,100000  --store file|denokv|both (default both)  --seconds 10
  *        --rounds 2  --warmup 3  --seed 7  --keep (keep the store directory, printed)
+ *        --variant-cache-mb N  --record-cache-mb N (the servers' budgets; default the server's,
+ *        64 and 32: LOGO_VARIANT_CACHE_MB and LOGO_RECORD_CACHE_MB of `src/main.ts`)
  * Needs wrk (`apt-get install wrk`) and, for denokv, denokv (`cargo install denokv --locked`).
  * Exit status 1 when a request is answered anything but 200.
  *
@@ -45,6 +47,8 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "3" },
     seed: { type: "string", default: "7" },
     keep: { type: "boolean", default: false },
+    "variant-cache-mb": { type: "string" },
+    "record-cache-mb": { type: "string" },
   },
   strict: true,
 });
@@ -63,6 +67,13 @@ const [seconds] = wholeNumbers("seconds", values.seconds, 1);
 const [rounds] = wholeNumbers("rounds", values.rounds, 1);
 const [warmup] = wholeNumbers("warmup", values.warmup, 0);
 const [seed] = wholeNumbers("seed", values.seed, 0);
+const budgetArgs: string[] = [];
+for (const name of ["variant-cache-mb", "record-cache-mb"] as const) {
+  const value = values[name];
+  if (value === undefined) continue;
+  wholeNumbers(name, value, 0);
+  budgetArgs.push(`--${name}`, value);
+}
 const kinds = values.store === "both" ? ["file", "denokv"] : [values.store];
 if (!kinds.every((k) => k === "file" || k === "denokv")) {
   console.error(`Invalid --store "${values.store}": expected file, denokv or both`);
@@ -77,6 +88,7 @@ const load = () => Deno.loadavg().map((n) => n.toFixed(2)).join(" ");
 console.log(
   `store lookups: stores of ${counts.join(", ")} logos, ${kinds.join(" + ")}, ` +
     `${rounds} × ${seconds} s per store after ${warmup} s of warm-up, ` +
+    `server budgets ${budgetArgs.length > 0 ? budgetArgs.join(" ") : "default"}, ` +
     `${navigator.hardwareConcurrency} cores, load average ${load()}`,
 );
 
@@ -111,7 +123,7 @@ try {
             engine ? { LOGO_KV: engine.url, DENO_KV_ACCESS_TOKEN: ACCESS_TOKEN } : {
               LOGO_KV: store.path,
             },
-            [],
+            budgetArgs,
           ),
         );
       }
@@ -152,11 +164,11 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log(`\nRandom-domain default requests (means of ${rounds} rounds; load ${load()}):\n`);
 console.log(
   "| store  |   logos | req/s | p50 ms | p99 ms | server CPU µs/req | denokv CPU µs/req " +
-    "| KV reads/req | variant cache hits | req/s ÷ smallest |",
+    "| KV reads/req | variant cache hits | server RSS MiB | req/s ÷ smallest |",
 );
 console.log(
   "| ------ | ------: | ----: | -----: | -----: | ----------------: | ----------------: " +
-    "| -----------: | -----------------: | ---------------: |",
+    "| -----------: | -----------------: | -------------: | ---------------: |",
 );
 for (const kind of kinds) {
   const smallest = mean(runs.get(`${kind} ${counts[0]}`)!.map((r) => r.requestsPerSecond));
@@ -173,6 +185,7 @@ for (const kind of kinds) {
         `${Number.isNaN(engineCpu) ? "—" : engineCpu.toFixed(0)} | ` +
         `${mean(rs.map((r) => r.kvReadsPerRequest)).toFixed(2)} | ` +
         `${(mean(rs.map((r) => r.variantHitRatio)) * 100).toFixed(0)}% | ` +
+        `${(Math.max(...rs.map((r) => r.rss)) / 1048576).toFixed(0)} | ` +
         `${(rps / smallest).toFixed(2)}× |`,
     );
   }

@@ -19,6 +19,7 @@ import { createObserver, readObserveSettings } from "./observe/request_observer.
 import { safeLog } from "./safe_log.ts";
 import { seedIfEmpty } from "./store/seed.ts";
 import { DEFAULT_KV_PATH, kvLocation, openKv } from "./store/open_kv.ts";
+import { LogoChangeFeed } from "./store/logo_change_feed.ts";
 import {
   connectionLimits,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -112,6 +113,8 @@ Settings, all read from the environment:
   LOGO_VARIANT_CACHE_MB Memory for rendered logos (and default renditions read from the
                         store) per process, in MiB, 0 to ${MAX_CACHE_MB} (default 64).
   LOGO_SOURCE_CACHE_MB  Memory for stored renditions kept to render from, per process, in
+                        MiB, 0 to ${MAX_CACHE_MB} (default 32).
+  LOGO_RECORD_CACHE_MB  Memory for logo records (each with its default image) per process, in
                         MiB, 0 to ${MAX_CACHE_MB} (default 32). docs/capacity.md: what RSS to expect.
   LOGO_RENDER_WORKERS   Worker threads per process that render resized, greyscale or themed
                         logos, 0 to ${MAX_RENDER_WORKERS} (default: the cores divided among
@@ -182,8 +185,12 @@ export async function main(): Promise<void> {
   const renderPool = startRenderPool(workers); // docs/render_pool.md
   await renderPool?.ready();
   console.log(workers === 0 ? "Renders run inline." : `Render workers: ${workers}.`);
+  // Other processes' logo writes, read once a second: cached records stay until one names them.
+  const logoChanges = new LogoChangeFeed(kv, { log: safeLog(console.error) });
+  logoChanges.start();
   const app = createApp({
     kv,
+    logoChanges,
     discover: discovery?.discover,
     checkStore,
     observer,
@@ -204,6 +211,7 @@ export async function main(): Promise<void> {
     stopping ??= (async () => {
       console.log("Stopping…");
       await serving.then((server) => server.shutdown(), () => undefined);
+      void logoChanges.stop(); // no new read; one in flight is not waited for
       if (await within(app.close(), QUOTA_RETURN_TIMEOUT_MS) === "timeout") {
         console.error("KV did not take unspent rate-limit quota back in time; it expires.");
       }
@@ -234,6 +242,7 @@ export async function main(): Promise<void> {
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
     stopping ??= (async () => {
+      void logoChanges.stop();
       await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
       await closeRenderPool();
       kv.close();

@@ -7,6 +7,11 @@
  * Used for key lookups and logo records, so the request path reads KV once per key and per domain
  * every few seconds at most.
  *
+ * With `confirmedAt` (a change signal: `src/store/logo_change_feed.ts`), an answer lives while the
+ * signal keeps confirming it — `ttlMs` after its load or after the signal's last confirmation,
+ * whichever is later — up to `maxAgeMs`; whoever hears of a change calls {@link TtlCache.delete}
+ * or {@link TtlCache.clear}. When the signal stops confirming, answers fall back to `ttlMs`.
+ *
  * @example
  * ```ts
  * import { TtlCache } from "./ttl_cache.ts";
@@ -36,6 +41,13 @@ export interface TtlCacheOptions<V> {
   sizeOf?: (value: V) => number;
   /** Most bytes of answers (as `sizeOf` counts them) held at once; default unbounded. */
   maxBytes?: number;
+  /**
+   * Epoch ms up to which every answer held is known current (see the module documentation);
+   * default none: an answer lives `ttlMs`.
+   */
+  confirmedAt?: () => number;
+  /** Longest an answer lives however often it is confirmed, ms; default `ttlMs`. */
+  maxAgeMs?: number;
 }
 
 /** Lookups of a cache: answered from memory, and loaded. */
@@ -48,7 +60,8 @@ export interface CacheCounts {
 
 interface Entry<V> {
   readonly value: Promise<V>;
-  readonly expiresAt: number;
+  /** When its load started. */
+  readonly loadedAt: number;
   /** Bytes counted for it, once loaded. */
   bytes: number;
 }
@@ -63,6 +76,8 @@ export class TtlCache<V> {
   readonly #counts: CacheCounts | undefined;
   readonly #sizeOf: ((value: V) => number) | undefined;
   readonly #maxBytes: number;
+  readonly #confirmedAt: (() => number) | undefined;
+  readonly #maxAgeMs: number;
   #bytes = 0;
 
   /** Creates an empty cache. */
@@ -74,6 +89,14 @@ export class TtlCache<V> {
     this.#counts = options.counts;
     this.#sizeOf = options.sizeOf;
     this.#maxBytes = options.maxBytes ?? Infinity;
+    this.#confirmedAt = options.confirmedAt;
+    this.#maxAgeMs = Math.max(options.maxAgeMs ?? options.ttlMs, options.ttlMs);
+  }
+
+  /** Whether `entry` may still be answered at `now`, the signal having confirmed up to `confirmed`. */
+  #live(entry: Entry<V>, now: number, confirmed: number): boolean {
+    return now < Math.max(entry.loadedAt, confirmed) + this.#ttlMs &&
+      now < entry.loadedAt + this.#maxAgeMs;
   }
 
   /**
@@ -84,10 +107,11 @@ export class TtlCache<V> {
    */
   get(key: string, load?: (key: string) => Promise<V>): Promise<V> {
     const now = this.#clock();
-    this.#dropExpired(now);
+    const confirmed = this.#confirmedAt?.() ?? -Infinity;
+    this.#dropExpired(now, confirmed);
     const hit = this.#entries.get(key);
     if (hit !== undefined) {
-      if (hit.expiresAt > now) {
+      if (this.#live(hit, now, confirmed)) {
         if (this.#counts !== undefined) this.#counts.hits++;
         return hit.value;
       }
@@ -97,7 +121,7 @@ export class TtlCache<V> {
     if (loader === undefined) throw new TypeError("Cannot load a cache entry: no loader given");
     if (this.#counts !== undefined) this.#counts.misses++;
     const value = loader(key);
-    const entry: Entry<V> = { value, expiresAt: now + this.#ttlMs, bytes: 0 };
+    const entry: Entry<V> = { value, loadedAt: now, bytes: 0 };
     value.then((loaded) => {
       if (this.#sizeOf === undefined || this.#entries.get(key) !== entry) return;
       const bytes = this.#sizeOf(loaded);
@@ -125,16 +149,22 @@ export class TtlCache<V> {
   }
 
   /**
-   * Drops the expired entries at the old end, so the cache holds only what was loaded within one
-   * TTL (not `maxEntries` stale answers, records with their bytes included, until pushed out).
-   * Entries are in load order and every one lives `ttlMs`, so the expired ones come first: the
-   * walk stops at the first live one, which keeps each call's cost at what it drops plus one.
+   * Drops the expired entries at the old end, so the cache holds only answers still usable (not
+   * `maxEntries` stale answers, records with their bytes included, until pushed out). Entries are
+   * in load order and how long one lives grows with its load time, so the expired ones come first:
+   * the walk stops at the first live one, which keeps each call's cost at what it drops plus one.
    */
-  #dropExpired(now: number): void {
+  #dropExpired(now: number, confirmed: number): void {
     for (const [key, entry] of this.#entries) {
-      if (entry.expiresAt > now) return;
+      if (this.#live(entry, now, confirmed)) return;
       this.delete(key);
     }
+  }
+
+  /** Forgets every key, so each next {@link get} loads. */
+  clear(): void {
+    this.#entries.clear();
+    this.#bytes = 0;
   }
 
   /** Forgets `key`, so the next {@link get} loads. */

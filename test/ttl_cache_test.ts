@@ -123,3 +123,54 @@ Deno.test("TtlCache drops every expired entry on the next get, not only the key 
   await cache.get("d");
   assert.equal(cache.size, 1);
 });
+
+Deno.test("TtlCache with confirmedAt keeps an answer while confirmed, up to maxAgeMs", async () => {
+  const clock = { now: 1_000, confirmed: -Infinity };
+  const { loads, load } = counting();
+  const cache = new TtlCache<number>({
+    ttlMs: 100,
+    maxEntries: 10,
+    clock: () => clock.now,
+    load,
+    confirmedAt: () => clock.confirmed,
+    maxAgeMs: 1_000,
+  });
+  await cache.get("abc");
+  // Confirmed at 1,050: live until 1,150, though loaded at 1,000 with a TTL of 100.
+  clock.confirmed = 1_050;
+  clock.now = 1_149;
+  await cache.get("abc");
+  assert.equal(loads.length, 1);
+  // The confirmations stop: the answer goes one TTL after the last.
+  clock.now = 1_150;
+  await cache.get("abc");
+  assert.equal(loads.length, 2, "unconfirmed for a TTL: loaded again");
+  // Confirmed all along, it still goes at maxAgeMs after its load.
+  clock.confirmed = 2_149;
+  clock.now = 2_149;
+  await cache.get("abc");
+  assert.equal(loads.length, 2);
+  clock.confirmed = 2_150;
+  clock.now = 2_150;
+  await cache.get("abc");
+  assert.equal(loads.length, 3, "maxAgeMs after its load");
+});
+
+Deno.test("TtlCache.clear forgets every key and every byte", async () => {
+  const { loads, load } = counting();
+  const cache = new TtlCache<number>({
+    ttlMs: 1_000,
+    maxEntries: 10,
+    load,
+    sizeOf: (n) => n,
+    maxBytes: 100,
+  });
+  await Promise.all([cache.get("a"), cache.get("bb")]);
+  assert.equal(cache.bytes, 3);
+  cache.clear();
+  assert.equal(cache.size, 0);
+  assert.equal(cache.bytes, 0);
+  await cache.get("a");
+  assert.deepEqual(loads, ["a", "bb", "a"]);
+  assert.equal(cache.bytes, 1);
+});

@@ -2,16 +2,18 @@
  * The store-growth benchmark's server: what `src/main.ts` serves — `createApp` behind
  * `serveConnections` (`node:http`, connection cap and timeouts from the same `LOGO_*` settings),
  * with its render pool (`LOGO_RENDER_WORKERS`), on the store named by `LOGO_KV` (and
- * `DENO_KV_ACCESS_TOKEN` for denokv) — without the demo seed
- * and without discovery, with the cache budgets given on the command line, and with counters.
+ * `DENO_KV_ACCESS_TOKEN` for denokv), with its logo change feed — without the demo seed and
+ * without discovery, with the cache budgets given on the command line, and with counters.
  *
  * Why not `src/main.ts` itself: it reads no cache-budget setting (its budgets are the defaults
  * printed below) and reports no cache statistics; the benchmark needs both to say how often the
  * caches missed. The counters: KV read calls (`get`, `getMany`, `list`) made through this
  * process's `Deno.Kv`, responses by status, the variant cache's statistics, memory.
  *
- * Usage: deno run -A bench/support/growth_server.ts [--variant-cache-mb N] [--record-ttl-ms N]
- * Prints `{"port", "pid", "renderWorkers", "variantCacheBytes", "recordTtlMs"}` once listening; answers each `stats`
+ * Usage: deno run -A bench/support/growth_server.ts [--variant-cache-mb N] [--record-cache-mb N]
+ *        [--record-ttl-ms N]
+ * Prints `{"port", "pid", "renderWorkers", "variantCacheBytes", "logoCacheBytes", "recordTtlMs"}`
+ * once listening; answers each `stats`
  * line on stdin with a JSON line of {@link GrowthServerStats}; stops when stdin closes.
  *
  * @module
@@ -19,7 +21,8 @@
 import { parseArgs } from "node:util";
 import { createApp } from "../../src/http/app.ts";
 import { DEFAULT_VARIANT_CACHE_BYTES } from "../../src/http/variant_cache.ts";
-import { LOGO_CACHE_TTL_MS } from "../../src/http/resolve_logo.ts";
+import { LOGO_CACHE_MAX_BYTES, LOGO_CACHE_TTL_MS } from "../../src/http/resolve_logo.ts";
+import { LogoChangeFeed } from "../../src/store/logo_change_feed.ts";
 import { kvLocation, openKv } from "../../src/store/open_kv.ts";
 import { connectionLimits, readDescriptorLimit } from "../../src/server/connection_limits.ts";
 import { serveConnections } from "../../src/server/serve_connections.ts";
@@ -34,6 +37,8 @@ export interface GrowthServerStats {
   statuses: Record<string, number>;
   /** The rendered-variant cache (default renditions read from KV are kept there too). */
   variants: VariantCacheStats;
+  /** The logo record cache: domains held, bytes counted. */
+  records: { entries: number; bytes: number };
   /** Resident set size, bytes. */
   rss: number;
   /** V8 heap in use, bytes. */
@@ -68,6 +73,7 @@ if (import.meta.main) {
     args: Deno.args,
     options: {
       "variant-cache-mb": { type: "string" },
+      "record-cache-mb": { type: "string" },
       "record-ttl-ms": { type: "string" },
     },
     strict: true,
@@ -75,11 +81,17 @@ if (import.meta.main) {
   const variantCacheBytes = values["variant-cache-mb"] === undefined
     ? DEFAULT_VARIANT_CACHE_BYTES
     : Math.round(Number(values["variant-cache-mb"]) * 1024 * 1024);
+  const logoCacheBytes = values["record-cache-mb"] === undefined
+    ? LOGO_CACHE_MAX_BYTES
+    : Math.round(Number(values["record-cache-mb"]) * 1024 * 1024);
   const recordTtlMs = values["record-ttl-ms"] === undefined
     ? LOGO_CACHE_TTL_MS
     : Number(values["record-ttl-ms"]);
-  if (!(variantCacheBytes >= 0) || !(recordTtlMs >= 0)) {
-    console.error("Invalid cache budget: --variant-cache-mb and --record-ttl-ms take numbers ≥ 0");
+  if (!(variantCacheBytes >= 0) || !(logoCacheBytes >= 0) || !(recordTtlMs >= 0)) {
+    console.error(
+      "Invalid cache budget: --variant-cache-mb, --record-cache-mb and --record-ttl-ms take " +
+        "numbers ≥ 0",
+    );
     Deno.exit(2);
   }
   const kv = await openKv(kvLocation(Deno.env.get("LOGO_KV")), { createFile: false });
@@ -93,10 +105,15 @@ if (import.meta.main) {
   );
   const renderPool = startRenderPool(workers);
   await renderPool?.ready();
+  // As src/main.ts: records stay cached until the change feed names them.
+  const logoChanges = new LogoChangeFeed(kv);
+  logoChanges.start();
   const app = createApp({
     kv,
     variantCacheBytes,
+    logoCacheBytes,
     logoCacheTtlMs: recordTtlMs,
+    logoChanges,
     imaging: renderPool,
   });
   const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
@@ -113,6 +130,7 @@ if (import.meta.main) {
     pid: Deno.pid,
     renderWorkers: workers,
     variantCacheBytes,
+    logoCacheBytes,
     recordTtlMs,
   }));
   const input = Deno.stdin.readable.pipeThrough(new TextDecoderStream());
@@ -124,6 +142,7 @@ if (import.meta.main) {
         kvReads: counter.reads,
         statuses: { ...statuses },
         variants: app.stats().variants,
+        records: app.stats().records,
         rss,
         heapUsed,
         external,
@@ -132,6 +151,7 @@ if (import.meta.main) {
     }
   }
   await server.shutdown();
+  await logoChanges.stop();
   await app.close();
   await stopRenderPool(renderPool);
   kv.close();

@@ -70,6 +70,7 @@ import {
 import { safeLog } from "../safe_log.ts";
 import { KeyStore } from "../store/key_store.ts";
 import { LogoStore } from "../store/logo_store.ts";
+import type { LogoChangeFeed } from "../store/logo_change_feed.ts";
 import type { StoreCheck } from "../store/store_identity.ts";
 import {
   DEFAULT_VARIANT_CACHE_BYTES,
@@ -91,10 +92,18 @@ export interface AppDeps {
   instanceId?: string;
   /** How long a key lookup is reused (bounds revocation latency); default 5000 ms. */
   keyCacheTtlMs?: number;
-  /** How long a logo record (or its absence) is reused; default 5000 ms. */
+  /**
+   * How long a logo record (or its absence) is reused without `logoChanges` confirming it;
+   * default 5000 ms.
+   */
   logoCacheTtlMs?: number;
   /** Byte budget of cached logo records (they hold the default image); default 32 MiB. */
   logoCacheBytes?: number;
+  /**
+   * The logo change feed (`src/store/logo_change_feed.ts`, started by the caller): records stay
+   * cached while it confirms them, and go when it names their domain; default none (5-s records).
+   */
+  logoChanges?: LogoChangeFeed;
   /** Byte budget of rendered variants kept in memory; default 64 MiB. */
   variantCacheBytes?: number;
   /** Byte budget of stored renditions kept in memory to render from; default 32 MiB. */
@@ -117,6 +126,8 @@ export interface AppStats {
   variants: VariantCacheStats;
   /** The cache of source renditions read from KV to render from. */
   sources: VariantCacheStats;
+  /** The logo record cache: domains held and bytes counted against its budget. */
+  records: { entries: number; bytes: number };
 }
 
 /** A running application. */
@@ -125,7 +136,7 @@ export interface App {
   handler(request: Request): Promise<Response>;
   /**
    * Forgets the cached record of `domain`, so a logo changed in this process is served at once
-   * (other processes see changes within the record cache's TTL).
+   * (other processes see changes when their change feed reads them, or within the record TTL).
    */
   forgetLogo(domain: string): void;
   /** Counters, for tests and benchmarks. */
@@ -172,6 +183,7 @@ export function createApp(deps: AppDeps): App {
     clock,
     ttlMs: deps.logoCacheTtlMs ?? LOGO_CACHE_TTL_MS,
     maxBytes: deps.logoCacheBytes,
+    changes: deps.logoChanges,
     discover: deps.discover,
     log,
     counts: logoCounts,
@@ -293,8 +305,13 @@ export function createApp(deps: AppDeps): App {
   return {
     handler,
     forgetLogo: (domain) => resolve.forget(domain),
-    stats: () => ({ variants: variants.stats(), sources: sources.stats() }),
+    stats: () => ({
+      variants: variants.stats(),
+      sources: sources.stats(),
+      records: resolve.stats(),
+    }),
     async close() {
+      resolve.close();
       errorLog.flush();
       if (ownLimiter) await limiter.close();
     },

@@ -4,11 +4,18 @@
  * `Logo not found`. When nothing is stored and a `discover` function is given, it is called once
  * for the requested domain (concurrent misses share one call) and the chain is read again.
  *
- * Records, and their absence, are cached in memory for at most `ttlMs` (default 5 s): a logo added
- * or changed by another process is served within that time, and the hot path does no KV read.
+ * Records, and their absence, are cached in memory, and the hot path does no KV read:
+ * - with a change feed (`changes`: `src/store/logo_change_feed.ts`, which `src/main.ts` runs), for
+ *   as long as the feed keeps confirming them, up to {@link LOGO_CACHE_MAX_AGE_MS}: a domain the
+ *   feed names is forgotten, and everything when it says changes were missed. A logo added or
+ *   changed by another process is served within about a second (the feed's pause and one read).
+ *   When the feed has not confirmed for `ttlMs`, records fall back to the rule below.
+ * - without one, or while it fails, for at most `ttlMs` (default 5 s) after their load.
+ *
  * A record carries its default rendition's bytes (about 6 KB, `src/store/inline_rendition.ts`), so
- * the cache is bounded in bytes ({@link LOGO_CACHE_MAX_BYTES}, counted by {@link recordCacheBytes})
- * as well as in entries.
+ * the cache is bounded in bytes (`maxBytes`, default {@link LOGO_CACHE_MAX_BYTES}, counted by
+ * {@link recordCacheBytes}); each entry counts at least {@link RECORD_OVERHEAD_BYTES}, which bounds
+ * the entries too.
  *
  * @example
  * ```ts
@@ -23,6 +30,7 @@ import { lookupChain } from "../sdk/domain.ts";
 import { HttpError } from "../http_error.ts";
 import { guardKv } from "../kv_unavailable.ts";
 import type { LogoRecord, LogoStore } from "../store/logo_store.ts";
+import type { LogoChangeFeed } from "../store/logo_change_feed.ts";
 import { SingleFlight } from "../single_flight.ts";
 import { type CacheCounts, TtlCache } from "../ttl_cache.ts";
 
@@ -45,10 +53,12 @@ export interface ResolverOptions {
   clock?: () => number;
   /** How long a record (or its absence) is reused; default {@link LOGO_CACHE_TTL_MS}. */
   ttlMs?: number;
-  /** Most domains cached at once; default {@link LOGO_CACHE_MAX_ENTRIES}. */
+  /** Most domains cached at once; default `maxBytes` ÷ {@link RECORD_OVERHEAD_BYTES}. */
   maxEntries?: number;
   /** Most bytes of records cached at once ({@link recordCacheBytes}); default {@link LOGO_CACHE_MAX_BYTES}. */
   maxBytes?: number;
+  /** The change signal that keeps records past `ttlMs` (see the module documentation); optional. */
+  changes?: Pick<LogoChangeFeed, "subscribe" | "confirmedAt">;
   /** Called on a miss to try to find and store a logo for the domain; optional. */
   discover?: (domain: string) => Promise<void>;
   /** Where failures are reported; default `console.error`. */
@@ -67,15 +77,22 @@ export interface Resolver {
   (domain: string): Promise<ResolvedLogo>;
   /** Forgets what is cached for `domain`, so the next request reads KV. */
   forget(domain: string): void;
+  /** Domains cached, and the bytes counted for them ({@link recordCacheBytes}). */
+  stats(): { entries: number; bytes: number };
+  /** Stops listening to the change feed. */
+  close(): void;
 }
 
-/** Longest a record, or its absence, is served from memory. */
+/** Longest a record, or its absence, is served from memory without a change feed confirming it. */
 export const LOGO_CACHE_TTL_MS = 5_000;
-/** Most domains the record cache holds; the oldest entry goes first. */
-export const LOGO_CACHE_MAX_ENTRIES = 20_000;
 /**
- * Most bytes the record cache holds (32 MiB: about 4,700 records with a 6-KB default inside, or
- * every one of {@link LOGO_CACHE_MAX_ENTRIES} records without); the oldest entry goes first.
+ * Longest a record is served from memory however often the change feed confirms it: a bound on
+ * staleness should a writer ever not mark its change (one from before the feed existed).
+ */
+export const LOGO_CACHE_MAX_AGE_MS = 10 * 60_000;
+/**
+ * Default bytes of the record cache (32 MiB: about 4,700 records with a 6-KB default inside, or
+ * 32,768 absences); the oldest entry goes first. `LOGO_RECORD_CACHE_MB` sets it in the server.
  */
 export const LOGO_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -100,18 +117,28 @@ export function logoNotFound(): HttpError {
 
 /** Creates the resolve step over a logo store. */
 export function createResolver(options: ResolverOptions): Resolver {
-  const { logos, discover } = options;
-  const maxEntries = options.maxEntries ?? LOGO_CACHE_MAX_ENTRIES;
+  const { logos, discover, changes } = options;
+  const maxBytes = options.maxBytes ?? LOGO_CACHE_MAX_BYTES;
+  const maxEntries = options.maxEntries ??
+    Math.max(1, Math.floor(maxBytes / RECORD_OVERHEAD_BYTES));
   const log = options.log ?? console.error;
   // Each domain's record, or its absence; concurrent misses share one KV read.
   const records = new TtlCache<LogoRecord | null>({
     ttlMs: options.ttlMs ?? LOGO_CACHE_TTL_MS,
     maxEntries,
-    maxBytes: options.maxBytes ?? LOGO_CACHE_MAX_BYTES,
+    maxBytes,
     sizeOf: recordCacheBytes,
     clock: options.clock,
     load: (domain) => guardKv(() => logos.get(domain), { log }),
     counts: options.counts,
+    confirmedAt: changes && (() => changes.confirmedAt()),
+    maxAgeMs: changes && LOGO_CACHE_MAX_AGE_MS,
+  });
+  const unsubscribe = changes?.subscribe({
+    changed: (domains) => {
+      for (const domain of domains) records.delete(domain);
+    },
+    cleared: () => records.clear(),
   });
   const discovering = new SingleFlight<string, void>();
   const chains = new Map<string, readonly string[]>();
@@ -169,5 +196,9 @@ export function createResolver(options: ResolverOptions): Resolver {
     if (discovered === null) throw logoNotFound();
     return discovered;
   };
-  return Object.assign(resolve, { forget });
+  return Object.assign(resolve, {
+    forget,
+    stats: () => ({ entries: records.size, bytes: records.bytes }),
+    close: () => unsubscribe?.(),
+  });
 }

@@ -35,6 +35,7 @@ export function memoryFigures(
     external: usage.external,
     variant_cache: stats.variants.bytes,
     source_cache: stats.sources.bytes,
+    record_cache: stats.records.bytes,
     wasm_serving_isolate: wasmMemoryBytes(),
   };
   pool?.stats().wasmBytes.forEach((bytes, i) => figures[`wasm_render_worker_${i}`] = bytes);

@@ -16,6 +16,8 @@
  * | `["rate_limit", keyId, windowSeconds, windowIndex]` | quota handed out in that window (number) | `quota_lease.ts` for `rate_limiter.ts` | `quota_lease.ts` | one window length after the window ends |
  * | `["discovery", "found", domain]` | `FoundEntry` | `discovery/found_memory.ts` | `discovery/found_memory.ts` | never (the refresh sweep deletes it once the logo is no longer discovery's) |
  * | `["discovery", "missing", domain]` | `MissingEntry` | `discovery/failure_memory.ts` (deleted by `discovery/found_memory.ts`) | `discovery/failure_memory.ts` | `negativeTtlMs` (a day), or the retry delay if longer |
+ * | `["changes", "logos"]` | how many logo writes were committed (`Deno.KvU64`, summed) | `store/logo_changes.ts`, in the commit of every logo write | `store/logo_change_feed.ts` (once a second per process) | never |
+ * | `["changes", "log", ms, domain]` | `true`: `domain`'s logo was written at about `ms` (the writer's clock) | `store/logo_changes.ts`, in the same commit | `store/logo_change_feed.ts` | 10 minutes |
  * | `["meta", "demo"]` | the demo key and domains | `seed.ts` | `seed.ts` | never |
  * | `["meta", "initialized"]` | `InitializedMarker` | `seed.ts`, `store/store_meta.ts` | `store/store_meta.ts`, `readiness.ts` | never |
  * | `["meta", "import"]` | `ImportMarker` (an archive import under way or interrupted) | `store/archive_import.ts` | `store/archive_import.ts` | deleted when the import finishes |
@@ -46,6 +48,7 @@ export const PREFIX = Object.freeze(
     rateLimit: "rate_limit",
     discovery: "discovery",
     meta: "meta",
+    changes: "changes",
   } as const,
 );
 
@@ -126,3 +129,14 @@ export const INITIALIZED_KEY: Deno.KvKey = Object.freeze([PREFIX.meta, "initiali
 
 /** `["meta", "import"]`: an archive import under way, or interrupted (see `archive_import.ts`). */
 export const IMPORT_KEY: Deno.KvKey = Object.freeze([PREFIX.meta, "import"]);
+
+/** `["changes", "logos"]`: the count of logo writes ever committed, bumped by each (`logo_changes.ts`). */
+export const LOGO_CHANGE_COUNT_KEY: Deno.KvKey = Object.freeze([PREFIX.changes, "logos"]);
+
+/** `["changes", "log"]`: every entry of the logo change log, for `kv.list`. */
+export const LOGO_CHANGE_LOG_PREFIX: Deno.KvKey = Object.freeze([PREFIX.changes, "log"]);
+
+/** `["changes", "log", ms, domain]`: `domain`'s logo was written at about epoch-ms `ms`. */
+export function logoChangeKey(ms: number, domain: string): Deno.KvKey {
+  return [PREFIX.changes, "log", ms, domain];
+}

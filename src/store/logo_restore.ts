@@ -21,6 +21,7 @@ import { isDeepStrictEqual } from "node:util";
 import { BlobStore } from "./blob_store.ts";
 import { blobHashes, layOut, withoutInlineBytes } from "./inline_rendition.ts";
 import { logoKey } from "./keyspace.ts";
+import { markLogoChanged } from "./logo_changes.ts";
 import type { LogoRecord } from "./logo_store.ts";
 
 /** What {@link restoreLogo} did. */
@@ -30,7 +31,7 @@ export type RestoreOutcome = "added" | "replaced" | "unchanged" | "conflict";
 export interface RestoreLogoOptions {
   /** Replace a different logo stored for the domain; else leave it and answer `conflict`. */
   replace: boolean;
-  /** Epoch-ms clock for `pending` blob timestamps; default `Date.now`. */
+  /** Epoch-ms clock for `pending` blob timestamps and the change mark; default `Date.now`. */
   clock?: () => number;
 }
 
@@ -79,6 +80,7 @@ export async function restoreLogo(
     const refs = await store.reference(added, removed);
     if (refs === null) continue;
     const op = kv.atomic().check(entry).set(entry.key, stored);
+    markLogoChanged(op, record.domain, (options.clock ?? Date.now)());
     refs.apply(op);
     if (!(await op.commit()).ok) continue;
     for (const hash of refs.orphaned) {

@@ -26,6 +26,7 @@
 import { BlobStore } from "./blob_store.ts";
 import { blobHashes, isCurrentLayout, layOut } from "./inline_rendition.ts";
 import { logoKey, LOGOS_PREFIX } from "./keyspace.ts";
+import { markLogoChanged } from "./logo_changes.ts";
 import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { PIPELINE_VERSION, type PreparedRendition, prepareLogo } from "./logo_ingest.ts";
 import { sha256Hex } from "./sha256.ts";
@@ -213,6 +214,7 @@ export class LogoStore {
       const refs = await this.#blobs.reference(added, removed);
       if (refs === null) continue;
       const op = this.#kv.atomic().check(entry).set(entry.key, record);
+      markLogoChanged(op, domain, this.#clock());
       refs.apply(op);
       if ((await op.commit()).ok) {
         await this.#collect(refs.orphaned);
@@ -256,6 +258,7 @@ export class LogoStore {
       const refs = await this.#blobs.reference([], blobHashes(entry.value));
       if (refs === null) continue;
       const op = this.#kv.atomic().check(entry).delete(entry.key);
+      markLogoChanged(op, domain, this.#clock());
       refs.apply(op);
       if ((await op.commit()).ok) {
         await this.#collect(refs.orphaned);

@@ -22,11 +22,13 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-/** Keys, logos and images of the store file at `path` (not its meta records). */
+/** Keys, logos and images of the store file at `path` (not its meta records or change marks). */
 async function contents(path: string): Promise<[Deno.KvKey, unknown][]> {
   const kv = await Deno.openKv(path);
   try {
-    return (await dump(kv)).filter(([key]) => key[0] !== "meta");
+    // Neither the meta records nor the logo change marks (each store's own writes, with the
+    // writer's time: src/store/logo_changes.ts) are what an archive carries.
+    return (await dump(kv)).filter(([key]) => key[0] !== "meta" && key[0] !== "changes");
   } finally {
     kv.close();
   }

@@ -63,3 +63,22 @@ Deno.test("the record cache keeps at most maxBytes of records, the oldest going 
   await resolve(domains[0]);
   assert.deepEqual(gets.slice(8), [domains[0]], "the oldest was evicted and is read again");
 });
+
+Deno.test("the record cache's entries are bounded by its bytes: one RECORD_OVERHEAD_BYTES each", async () => {
+  const gets: string[] = [];
+  const resolve = createResolver({
+    logos: {
+      get: (domain) => {
+        gets.push(domain);
+        return Promise.resolve(null);
+      },
+    },
+    maxBytes: 3 * RECORD_OVERHEAD_BYTES,
+  });
+  for (const domain of ["a.example", "b.example", "c.example", "d.example"]) {
+    await resolve(domain).catch(() => undefined);
+  }
+  assert.deepEqual(resolve.stats(), { entries: 3, bytes: 3 * RECORD_OVERHEAD_BYTES });
+  await resolve("a.example").catch(() => undefined);
+  assert.equal(gets.filter((d) => d === "a.example").length, 2, "the oldest went first");
+});

@@ -1,6 +1,6 @@
 /**
  * The cache budgets a server process runs with (`src/server/cache_budgets.ts`): read from
- * `LOGO_VARIANT_CACHE_MB` and `LOGO_SOURCE_CACHE_MB`, a bad value stopping start-up with one
+ * `LOGO_VARIANT_CACHE_MB`, `LOGO_SOURCE_CACHE_MB` and `LOGO_RECORD_CACHE_MB`, a bad value stopping start-up with one
  * clear line, and the budgets reaching the caches — seen from outside through `/metrics`, whose
  * `logo_memory_bytes{part}` reports what each cache holds and the WASM memory of each isolate.
  */
@@ -21,11 +21,17 @@ Deno.test("cache budgets: defaults, whole MiB, and a clear error for anything el
   assert.deepEqual(readCacheBudgets(() => undefined), {
     variantCacheBytes: 64 * MiB,
     sourceCacheBytes: 32 * MiB,
+    logoCacheBytes: 32 * MiB,
   });
-  const env: Record<string, string> = { LOGO_VARIANT_CACHE_MB: "16", LOGO_SOURCE_CACHE_MB: " 0 " };
+  const env: Record<string, string> = {
+    LOGO_VARIANT_CACHE_MB: "16",
+    LOGO_SOURCE_CACHE_MB: " 0 ",
+    LOGO_RECORD_CACHE_MB: "200",
+  };
   assert.deepEqual(readCacheBudgets((name) => env[name]), {
     variantCacheBytes: 16 * MiB,
     sourceCacheBytes: 0,
+    logoCacheBytes: 200 * MiB,
   });
   assert.equal(parseCacheMb("X", "", 7), 7);
   assert.equal(parseCacheMb("X", String(MAX_CACHE_MB), 7), MAX_CACHE_MB * MiB);
@@ -40,8 +46,12 @@ Deno.test("cache budgets: defaults, whole MiB, and a clear error for anything el
     );
   }
   assert.equal(
-    describeCacheBudgets({ variantCacheBytes: 64 * MiB, sourceCacheBytes: 1.5 * MiB }),
-    "Cache budgets: variants 64 MiB, sources 1.5 MiB.",
+    describeCacheBudgets({
+      variantCacheBytes: 64 * MiB,
+      sourceCacheBytes: 1.5 * MiB,
+      logoCacheBytes: 32 * MiB,
+    }),
+    "Cache budgets: variants 64 MiB, sources 1.5 MiB, records 32 MiB.",
   );
 });
 
@@ -99,17 +109,27 @@ async function partsAfterOneRender(env: Record<string, string>) {
 
 Deno.test("cache budgets: the settings reach the caches; /metrics reports memory by part", async () => {
   const cached = await partsAfterOneRender({});
-  assert.ok(cached.printed.includes("Cache budgets: variants 64 MiB, sources 32 MiB."));
+  assert.ok(
+    cached.printed.includes("Cache budgets: variants 64 MiB, sources 32 MiB, records 32 MiB."),
+  );
   assert.ok(cached.parts.variant_cache > 0, JSON.stringify(cached.parts));
   assert.ok(cached.parts.source_cache > 0, JSON.stringify(cached.parts));
+  assert.ok(cached.parts.record_cache > 0, JSON.stringify(cached.parts));
   assert.ok(cached.parts.heap_used > 0 && cached.parts.heap_total >= cached.parts.heap_used);
   // The render ran in the worker: its WASM memory is reported, and the serving isolate never
   // instantiated imagecore (reading the figure does not instantiate it either).
   assert.ok(cached.parts.wasm_render_worker_0 > 0, JSON.stringify(cached.parts));
   assert.equal(cached.parts.wasm_serving_isolate, 0);
 
-  const none = await partsAfterOneRender({ LOGO_VARIANT_CACHE_MB: "0", LOGO_SOURCE_CACHE_MB: "0" });
-  assert.ok(none.printed.includes("Cache budgets: variants 0 MiB, sources 0 MiB."));
+  const none = await partsAfterOneRender({
+    LOGO_VARIANT_CACHE_MB: "0",
+    LOGO_SOURCE_CACHE_MB: "0",
+    LOGO_RECORD_CACHE_MB: "0",
+  });
+  assert.ok(
+    none.printed.includes("Cache budgets: variants 0 MiB, sources 0 MiB, records 0 MiB."),
+  );
   assert.equal(none.parts.variant_cache, 0);
   assert.equal(none.parts.source_cache, 0);
+  assert.equal(none.parts.record_cache, 0);
 });

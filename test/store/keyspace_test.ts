@@ -21,6 +21,9 @@ import {
   discoveryMissingKey,
   IMPORT_KEY,
   INITIALIZED_KEY,
+  LOGO_CHANGE_COUNT_KEY,
+  LOGO_CHANGE_LOG_PREFIX,
+  logoChangeKey,
   logoKey,
   LOGOS_PREFIX,
   PREFIX,
@@ -52,6 +55,14 @@ Deno.test("keyspace: every key shape is the literal on-disk layout", () => {
   assert.deepEqual(DEMO_KEY, ["meta", "demo"]);
   assert.deepEqual(INITIALIZED_KEY, ["meta", "initialized"]);
   assert.deepEqual(IMPORT_KEY, ["meta", "import"]);
+  assert.deepEqual(LOGO_CHANGE_COUNT_KEY, ["changes", "logos"]);
+  assert.deepEqual(LOGO_CHANGE_LOG_PREFIX, ["changes", "log"]);
+  assert.deepEqual(logoChangeKey(1_750_000_000_000, "acme.test"), [
+    "changes",
+    "log",
+    1_750_000_000_000,
+    "acme.test",
+  ]);
   assert.deepEqual({ ...PREFIX }, {
     apiKey: "keys",
     publishableIndex: "key_by_pk",
@@ -62,11 +73,22 @@ Deno.test("keyspace: every key shape is the literal on-disk layout", () => {
     rateLimit: "rate_limit",
     discovery: "discovery",
     meta: "meta",
+    changes: "changes",
   });
 });
 
 Deno.test("keyspace: shared prefixes cannot be mutated by a caller", () => {
-  for (const prefix of [API_KEYS_PREFIX, LOGOS_PREFIX, DEMO_KEY, INITIALIZED_KEY, IMPORT_KEY]) {
+  for (
+    const prefix of [
+      API_KEYS_PREFIX,
+      LOGOS_PREFIX,
+      DEMO_KEY,
+      INITIALIZED_KEY,
+      IMPORT_KEY,
+      LOGO_CHANGE_COUNT_KEY,
+      LOGO_CHANGE_LOG_PREFIX,
+    ]
+  ) {
     assert.throws(() => (prefix as unknown[]).push("x"), TypeError);
   }
 });
@@ -93,6 +115,9 @@ const LAYOUT: Record<string, (key: Deno.KvKey) => boolean> = {
     k.length === 3 && k[0] === "discovery" && k[1] === "found" && isString(k[2]),
   '["discovery", "missing", domain]': (k) =>
     k.length === 3 && k[0] === "discovery" && k[1] === "missing" && isString(k[2]),
+  '["changes", "logos"]': (k) => k.length === 2 && k[0] === "changes" && k[1] === "logos",
+  '["changes", "log", ms, domain]': (k) =>
+    k.length === 4 && k[0] === "changes" && k[1] === "log" && isIndex(k[2]) && isString(k[3]),
   '["meta", "demo"]': (k) => k.length === 2 && k[0] === "meta" && k[1] === "demo",
   '["meta", "initialized"]': (k) => k.length === 2 && k[0] === "meta" && k[1] === "initialized",
   '["meta", "import"]': (k) => k.length === 2 && k[0] === "meta" && k[1] === "import",
