@@ -73,7 +73,7 @@ interface Prepared {
 /**
  * Prepared 200 responses per variant, without the per-request rate-limit headers. Building a
  * `Response` validates every header value and dominated the hot path; cloning a prepared one and
- * appending three short headers costs a fraction of it. Entries go with their variant.
+ * appending three short headers costs a fraction of it. They go with their variant.
  *
  * Deno's `Response` constructor copies a `Uint8Array` body, while `clone()` shares it: every
  * template of a variant is a clone of its one `body`, so a cached variant costs its bytes twice
@@ -84,10 +84,19 @@ interface Prepared {
  * serving isolate's old generation with responses nobody reused (two `Response`s, a `Map` and a
  * copy of the bytes each), whose collections delayed cache hits (docs/render_pool.md, **Sixth
  * run**).
+ *
+ * The state is a property of the variant object under this module's symbol, not an entry of a
+ * `WeakMap` keyed by the variant: V8 marks a `WeakMap`'s entries (ephemerons) in the final,
+ * stop-the-world pause of a full collection, and with 30,000 cached variants that took 85 ms of a
+ * 99-ms pause (`--trace-gc-nvp`: `mark.ephemeron.marking`; docs/capacity.md). A frozen variant is
+ * never prepared.
  */
-const templates = new WeakMap<TaggedVariant, Prepared | typeof ANSWERED_ONCE>();
+const PREPARED = Symbol("prepared 200 responses");
 
-/** A variant's state in {@link templates} after its first 200 (a plain `Response`, not kept). */
+/** A variant as this module sees it: with the state it keeps on it. */
+type Preparable = TaggedVariant & { [PREPARED]?: Prepared | typeof ANSWERED_ONCE };
+
+/** A variant's state ({@link PREPARED}) after its first 200 (a plain `Response`, not kept). */
 const ANSWERED_ONCE = "answered once";
 
 function commonHeaders(context: ResponseContext, cacheControl: string): [string, string][] {
@@ -139,10 +148,11 @@ function imageHeaders(
 export function respondImage(variant: TaggedVariant, context: ResponseContext): Response {
   const cacheControl = imageCacheControl(context);
   const head = context.method === "HEAD";
-  let prepared = templates.get(variant);
+  const slot = variant as Preparable;
+  let prepared = slot[PREPARED];
   if (head || prepared === undefined) {
     // A HEAD, or a variant's first 200: the headers of a prepared one, built once and not kept.
-    if (!head) templates.set(variant, ANSWERED_ONCE);
+    if (!head && Object.isExtensible(slot)) slot[PREPARED] = ANSWERED_ONCE;
     const headers = imageHeaders(variant, context, cacheControl);
     rateLimitHeaders(headers, context.quota);
     const body = head ? null : variant.bytes as Uint8Array<ArrayBuffer>;
@@ -151,7 +161,7 @@ export function respondImage(variant: TaggedVariant, context: ResponseContext): 
   if (prepared === ANSWERED_ONCE) {
     const body = new Response(variant.bytes as Uint8Array<ArrayBuffer>, { status: 200 });
     prepared = { body, byKey: new Map() };
-    templates.set(variant, prepared);
+    slot[PREPARED] = prepared;
   }
   const templateKey = `${cacheControl} ${context.servedDomain ?? ""} ${
     context.allowedOrigin ?? "*"

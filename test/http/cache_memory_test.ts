@@ -71,6 +71,12 @@ Deno.test("respond: a variant's first 200 is the same answer as the prepared one
     width: 64,
     height: 32,
   };
+  await assertSameAnswers(variant);
+  // A frozen variant cannot keep prepared responses on itself: every answer is a plain one.
+  await assertSameAnswers(Object.freeze({ ...variant, bytes: variant.bytes.slice() }));
+});
+
+async function assertSameAnswers(variant: TaggedVariant): Promise<void> {
   const context = (remaining: number) => ({
     method: "GET",
     servedDomain: "example.com",
@@ -103,4 +109,4 @@ Deno.test("respond: a variant's first 200 is the same answer as the prepared one
     new Headers(answers[0].headers).get("access-control-allow-origin"),
     "https://app.example",
   );
-});
+}
