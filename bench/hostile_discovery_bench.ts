@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { closedPort, page } from "../test/support/discovery_sites.ts";
 import { lines, readUntil } from "../test/support/lines.ts";
 import { encodeRgba } from "../imagecore/mod.ts";
+import { startTaskV8Flags } from "./support/start_task.ts";
 import {
   hugeGif,
   pngWithZlibBombs,
@@ -117,7 +118,7 @@ async function startServer(dir: string) {
       "--allow-all",
       "--config",
       join(repo, "deno.json"),
-      "--v8-flags=--max-semi-space-size=4",
+      `--v8-flags=${(await startTaskV8Flags()).join(",")}`, // as `deno task start` runs it
       join(repo, "src/main.ts"),
     ],
     cwd: repo,
