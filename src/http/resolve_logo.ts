@@ -96,6 +96,9 @@ export const LOGO_CACHE_MAX_AGE_MS = 10 * 60_000;
  */
 export const LOGO_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
+/** Most domains whose lookup chain (`lookupChain`) is remembered, at about 150 bytes each. */
+export const CHAIN_MEMO_MAX_ENTRIES = 50_000;
+
 /** What one record's fields besides rendition bytes are counted as in the record cache. */
 export const RECORD_OVERHEAD_BYTES = 1024;
 
@@ -142,6 +145,7 @@ export function createResolver(options: ResolverOptions): Resolver {
   });
   const discovering = new SingleFlight<string, void>();
   const chains = new Map<string, readonly string[]>();
+  const chainEntries = Math.min(maxEntries, CHAIN_MEMO_MAX_ENTRIES);
 
   async function firstInChain(chain: readonly string[]): Promise<ResolvedLogo | null> {
     for (const candidate of chain) {
@@ -180,7 +184,7 @@ export function createResolver(options: ResolverOptions): Resolver {
     let chain = chains.get(domain);
     if (chain === undefined) {
       chain = lookupChain(domain);
-      if (chains.size >= maxEntries) chains.delete(chains.keys().next().value!);
+      if (chains.size >= chainEntries) chains.delete(chains.keys().next().value!);
       chains.set(domain, chain);
     }
     return chain;
