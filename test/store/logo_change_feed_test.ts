@@ -22,6 +22,18 @@ function recorder(feed: LogoChangeFeed): string[] {
   return told;
 }
 
+/** `kv` with the methods in `overrides` answered by them instead (a KV that races or fails). */
+function overriding(kv: Deno.Kv, overrides: Partial<Pick<Deno.Kv, "get" | "list">>): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, name) {
+      const own = overrides[name as keyof typeof overrides];
+      if (own !== undefined) return own;
+      const value = Reflect.get(target, name);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 async function count(kv: Deno.Kv): Promise<bigint> {
   return (await kv.get<Deno.KvU64>(LOGO_CHANGE_COUNT_KEY)).value?.value ?? 0n;
 }
@@ -113,22 +125,16 @@ Deno.test("logo changes: an entry committed between the counter's read and the l
     const clock = { now: 1_750_000_000_000 };
     let writeBeforeList: string | undefined;
     // The feed's KV: before it lists the log, another writer commits (a race made certain).
-    const racing = new Proxy(kv, {
-      get(target, name) {
-        if (name === "list") {
-          return (...args: Parameters<Deno.Kv["list"]>) => {
-            const domain = writeBeforeList;
-            writeBeforeList = undefined;
-            if (domain === undefined) return target.list(...args);
-            return (async function* () {
-              await markLogoChanged(target.atomic(), domain, clock.now).commit();
-              yield* target.list(...args);
-            })();
-          };
-        }
-        const value = Reflect.get(target, name);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
+    const racing = overriding(kv, {
+      list: ((...args: Parameters<Deno.Kv["list"]>) => {
+        const domain = writeBeforeList;
+        writeBeforeList = undefined;
+        if (domain === undefined) return kv.list(...args);
+        return (async function* () {
+          await markLogoChanged(kv.atomic(), domain, clock.now).commit();
+          yield* kv.list(...args);
+        })();
+      }) as Deno.Kv["list"],
     });
     const feed = new LogoChangeFeed(racing, { clock: () => clock.now });
     const told = recorder(feed);
@@ -156,15 +162,11 @@ Deno.test("logo changes: a failed or unanswered read confirms nothing and is rep
   try {
     const clock = { now: 1_750_000_000_000 };
     let mode: "ok" | "fail" | "hang" = "ok";
-    const flaky = new Proxy(kv, {
-      get(target, name) {
-        if (name === "get" && mode !== "ok") {
-          return () =>
-            mode === "fail" ? Promise.reject(new Error("KV down")) : new Promise(() => {});
-        }
-        const value = Reflect.get(target, name);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
+    const flaky = overriding(kv, {
+      get: ((...args: Parameters<Deno.Kv["get"]>) => {
+        if (mode === "ok") return kv.get(...args);
+        return mode === "fail" ? Promise.reject(new Error("KV down")) : new Promise(() => {});
+      }) as Deno.Kv["get"],
     });
     const logged: string[] = [];
     const feed = new LogoChangeFeed(flaky, {
