@@ -55,6 +55,12 @@ export interface LogoChangeFeedOptions {
   log?: (message: string, error?: unknown) => void;
 }
 
+/** One read: the counter (`null` when absent), and the log entries listed when it moved. */
+interface CounterRead {
+  count: bigint | null;
+  entries: Deno.KvEntry<unknown>[];
+}
+
 /** Pause between two reads of the counter. */
 export const CHANGE_POLL_MS = 1_000;
 /** How far back, before the previous read, the change log is read again. */
@@ -135,9 +141,7 @@ export class LogoChangeFeed {
   async poll(): Promise<boolean> {
     const start = this.#clock();
     try {
-      const result = await this.#within(this.#read(start));
-      if (result === "late") throw new Error(`no answer within ${this.#readTimeoutMs} ms`);
-      this.#apply(result);
+      this.#apply(await this.#within(this.#read(start)));
       this.#confirmedAt = Math.max(this.#confirmedAt, start);
       this.#previousStart = start;
       if (this.#failing) this.#log("Logo change feed: reading again");
@@ -150,7 +154,7 @@ export class LogoChangeFeed {
     }
   }
 
-  async #read(start: number): Promise<{ count: bigint | null; entries: Deno.KvEntry<unknown>[] }> {
+  async #read(start: number): Promise<CounterRead> {
     const counter = await this.#kv.get<Deno.KvU64>(LOGO_CHANGE_COUNT_KEY);
     const count = counter.value?.value ?? null;
     const entries: Deno.KvEntry<unknown>[] = [];
@@ -165,7 +169,7 @@ export class LogoChangeFeed {
     return { count, entries };
   }
 
-  #apply({ count, entries }: { count: bigint | null; entries: Deno.KvEntry<unknown>[] }): void {
+  #apply({ count, entries }: CounterRead): void {
     const before = this.#count;
     this.#count = count;
     if (count === before) return;
@@ -199,10 +203,12 @@ export class LogoChangeFeed {
     for (const listener of this.#listeners) call(listener);
   }
 
-  async #within<T>(work: Promise<T>): Promise<T | "late"> {
+  /** `work`'s outcome, or a rejection when it takes longer than the read timeout. */
+  async #within<T>(work: Promise<T>): Promise<T> {
+    const ms = this.#readTimeoutMs;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((resolve) => {
-      timer = setTimeout(resolve, this.#readTimeoutMs, "late");
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
     });
     try {
       return await Promise.race([work, late]);
