@@ -1,6 +1,6 @@
 /**
  * Imports go down the layers of docs/architecture.md, never up: `src/` root ← `store/` ←
- * `limits/` ← `discovery/` ← `http/` ← `server/` ← `main.ts` and `admin/`. The SDK (`src/sdk/`, its
+ * `limits/` ← `discovery/` ← `http/` ← `server/` ← the entry points (`main.ts`, `serve.ts`) and `admin/`. The SDK (`src/sdk/`, its
  * own JSR package) imports only its own folder; every layer may import the two modules of the
  * vocabulary it publishes, `sdk/domain.ts` and `sdk/logo_options.ts`, and nothing else of it.
  */
@@ -18,6 +18,8 @@ const LAYERS: Record<string, number> = {
   server: 5,
   admin: 6,
 };
+/** The entry points: `deno task start` and `deno serve` / Deno Deploy. */
+const ENTRY_POINTS = new Set(["main.ts", "serve.ts"]);
 /** The SDK's modules every layer may import: the vocabulary the server and the SDK share. */
 const SDK_SHARED = new Set(["sdk/domain.ts", "sdk/logo_options.ts"]);
 
@@ -47,7 +49,7 @@ function upwardImports(): string[] {
   const found: string[] = [];
   for (const file of sourceFiles(SRC)) {
     const from = folderOf(file);
-    const rank = relative(SRC, file) === "main.ts" ? 7 : LAYERS[from];
+    const rank = ENTRY_POINTS.has(relative(SRC, file)) ? 7 : LAYERS[from];
     for (const specifier of imports(file)) {
       const target = join(dirname(file), specifier);
       if (!target.startsWith(SRC)) continue; // imagecore/ sits below everything

@@ -6,9 +6,8 @@
  * and responses by status, and answers `stats` lines on stdin with a JSON line on stdout (and
  * `gc` lines with a full garbage collection when run with `--v8-flags=--expose-gc`).
  *
- * Usage: deno run -A bench/support/bench_server.ts KV_PATH LOGO_COUNT [deno|node]
- * The third argument picks the HTTP server: `Deno.serve` (default) or `node:http` through
- * `serveConnections`, as `deno task start` serves.
+ * Usage: deno run -A bench/support/bench_server.ts KV_PATH LOGO_COUNT
+ * Served as `deno task start` serves: `serveHttp` (`Deno.serve`).
  * Prints `{"port", "pid", "hotToken", "limitedToken", "domains"}` once listening; exits when
  * stdin closes, after `app.close()`.
  *
@@ -19,7 +18,7 @@ import { createApp } from "../../src/http/app.ts";
 import { KeyStore } from "../../src/store/key_store.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
 import { countCommits } from "../../test/support/counting_kv.ts";
-import { serveConnections } from "../../src/server/serve_connections.ts";
+import { serveHttp } from "../../src/server/serve_http.ts";
 
 /** A 512×512 logo-like RGBA image: a ring, a disc and a gradient band on transparency. */
 export function benchLogo(seed: number, side = 512): Uint8Array {
@@ -61,7 +60,7 @@ export function benchLogo(seed: number, side = 512): Uint8Array {
 }
 
 if (import.meta.main) {
-  const [path, logoCount = "20", http = "deno"] = Deno.args;
+  const [path, logoCount = "20"] = Deno.args;
   const kv = await Deno.openKv(path);
   const keys = new KeyStore(kv);
   const logos = new LogoStore(kv);
@@ -90,10 +89,7 @@ if (import.meta.main) {
       limitedToken: limited.key.publishableKey,
       domains,
     }));
-  const limits = { maxConnections: 10_000, headersTimeoutMs: 10_000, idleTimeoutMs: 5_000 };
-  const server = http === "node"
-    ? await serveConnections({ hostname: "127.0.0.1", port: 0, limits }, handler)
-    : Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+  const server = await serveHttp({ hostname: "127.0.0.1", port: 0 }, handler);
   listening(server.addr.port);
 
   const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream());

@@ -1,6 +1,6 @@
 /**
  * The store-growth benchmark's server: what `src/main.ts` serves — `createApp` behind
- * `serveConnections` (`node:http`, connection cap and timeouts from the same `LOGO_*` settings),
+ * `serveHttp` (`Deno.serve`, as `src/main.ts` serves),
  * with its render pool (`LOGO_RENDER_WORKERS`), on the store named by `LOGO_KV` (and
  * `DENO_KV_ACCESS_TOKEN` for denokv), with its logo change feed — without the demo seed and
  * without discovery, with the cache budgets given on the command line, and with counters.
@@ -24,8 +24,7 @@ import { DEFAULT_VARIANT_CACHE_BYTES } from "../../src/http/variant_cache.ts";
 import { LOGO_CACHE_MAX_BYTES, LOGO_CACHE_TTL_MS } from "../../src/http/resolve_logo.ts";
 import { LogoChangeFeed } from "../../src/store/logo_change_feed.ts";
 import { kvLocation, openKv } from "../../src/store/open_kv.ts";
-import { connectionLimits, readDescriptorLimit } from "../../src/server/connection_limits.ts";
-import { serveConnections } from "../../src/server/serve_connections.ts";
+import { serveHttp } from "../../src/server/serve_http.ts";
 import { renderWorkers, startRenderPool, stopRenderPool } from "../../src/server/render_pool.ts";
 import type { VariantCacheStats } from "../../src/http/variant_cache.ts";
 
@@ -116,9 +115,8 @@ if (import.meta.main) {
     logoChanges,
     imaging: renderPool,
   });
-  const limits = connectionLimits((name) => Deno.env.get(name), readDescriptorLimit());
-  const server = await serveConnections(
-    { port: 0, hostname: "127.0.0.1", limits },
+  const server = await serveHttp(
+    { port: 0, hostname: "127.0.0.1" },
     async (request) => {
       const response = await app.handler(request);
       statuses[response.status] = (statuses[response.status] ?? 0) + 1;

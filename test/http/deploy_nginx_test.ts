@@ -1,41 +1,100 @@
 /**
  * The one-box recipe of `docs/deploy.md`: its nginx config (`docs/deploy/nginx.conf`, included in
  * the doc verbatim) run by real nginx, with only its addresses and cache path moved into a
- * temporary directory. It passes `Host` and sets `X-Forwarded-*`; it shares an open key's answer
- * and never a secret key's, a refusal or a probe.
+ * temporary directory (`startDeployRecipe`: each must occur exactly once). It passes `Host` and sets
+ * `X-Forwarded-*`; it shares an open key's answer and never a secret key's, a refusal or a probe.
+ * What it protects (slow clients, one client's many requests, a hung or dead instance) is
+ * `nginx_protection_test.ts`.
  */
 import assert from "node:assert/strict";
 import { externalTool } from "../support/external_tool.ts";
 import { flatImage } from "../support/images.ts";
-import { mainConfig, type NginxCache, startNginx } from "../support/nginx_cache.ts";
+import {
+  DEPLOY_RECIPE,
+  moveOnce,
+  type NginxCache,
+  startDeployRecipe,
+} from "../support/nginx_cache.ts";
 import { rawExchange } from "../support/raw_http.ts";
 import { startTestServer } from "../support/server.ts";
 
 const nginx = externalTool("nginx", ["/usr/sbin/nginx"], "apt-get install nginx");
-const RECIPE = new URL("../../docs/deploy/nginx.conf", import.meta.url);
 const DOC = new URL("../../docs/deploy.md", import.meta.url);
 
-/** Replaces `from` (which must occur exactly once in the recipe) with `to`. */
-function move(config: string, from: string, to: string): string {
-  const parts = config.split(from);
-  assert.equal(parts.length, 2, `the recipe holds "${from}" exactly once`);
-  return parts.join(to);
-}
-
-/** Runs the recipe in front of the service at 127.0.0.1:`upstreamPort`. */
-async function startRecipe(upstreamPort: number): Promise<NginxCache> {
-  const recipe = await Deno.readTextFile(RECIPE);
-  return await startNginx(nginx.path, (dir, port) => {
-    let config = move(recipe, "server 127.0.0.1:8000;", `server 127.0.0.1:${upstreamPort};`);
-    config = move(config, "/var/cache/nginx/logo-lookup", `${dir}/cache`);
-    config = move(config, "listen 80;", `listen 127.0.0.1:${port};`);
-    return mainConfig(dir, config);
-  });
+/** Runs the recipe in front of one upstream at 127.0.0.1:`port` (as both its instances). */
+function startRecipe(port: number): Promise<NginxCache> {
+  return startDeployRecipe(nginx.path, { upstreams: [port] });
 }
 
 Deno.test("deploy.md includes docs/deploy/nginx.conf verbatim", async () => {
-  const [doc, recipe] = await Promise.all([Deno.readTextFile(DOC), Deno.readTextFile(RECIPE)]);
+  const [doc, recipe] = await Promise.all([
+    Deno.readTextFile(DOC),
+    Deno.readTextFile(DEPLOY_RECIPE),
+  ]);
   assert.ok(doc.includes("```nginx\n" + recipe + "```"), "the doc's nginx block is the file");
+});
+
+/** Debian's own nginx.conf, whose http {} reads conf.d/ and sites-enabled/, and default site. */
+const STOCK = "/etc/nginx/nginx.conf";
+const DEFAULT_SITE = "/etc/nginx/sites-available/default";
+const stockFound = [STOCK, DEFAULT_SITE].every((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+});
+
+/** `nginx -t` of Debian's nginx.conf with the recipe in conf.d/ and `sites` in sites-enabled/. */
+async function testStock(sites: string[]): Promise<{ ok: boolean; output: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "nginx_stock_" });
+  try {
+    const recipe = await Deno.readTextFile(DEPLOY_RECIPE);
+    await Deno.writeTextFile(
+      `${dir}/logo-lookup.conf`,
+      moveOnce(recipe, "/var/cache/nginx/logo-lookup", `${dir}/cache`),
+    );
+    await Deno.mkdir(`${dir}/sites`);
+    for (const site of sites) await Deno.copyFile(site, `${dir}/sites/${site.split("/").pop()}`);
+    // The main context as the recipe's comments advise it.
+    const advised = (name: string) => new RegExp(`^#.*\\b(${name} \\d+;)`, "m").exec(recipe)![1];
+    let stock = await Deno.readTextFile(STOCK);
+    stock = moveOnce(
+      stock,
+      "include /etc/nginx/conf.d/*.conf;",
+      `include ${dir}/logo-lookup.conf;`,
+    );
+    stock = moveOnce(stock, "include /etc/nginx/sites-enabled/*;", `include ${dir}/sites/*;`);
+    stock = stock.replace(/^\s*worker_connections \d+;/m, advised("worker_connections"));
+    stock = moveOnce(
+      stock,
+      "pid /run/nginx.pid;",
+      `pid ${dir}/nginx.pid;\n${advised("worker_rlimit_nofile")}`,
+    );
+    await Deno.writeTextFile(`${dir}/nginx.conf`, stock);
+    const { success, stderr } = await new Deno.Command(nginx.path, {
+      args: ["-t", "-e", "stderr", "-c", `${dir}/nginx.conf`],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    return { ok: success, output: new TextDecoder().decode(stderr) };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test({
+  name: "deploy nginx recipe: loads in Debian's nginx.conf, once Debian's default site is removed",
+  ignore: nginx.ignore || !stockFound,
+  async fn() {
+    const alone = await testStock([]);
+    assert.ok(alone.ok, alone.output);
+    // Debian's default site also claims default_server: nginx refuses to start, it does not
+    // silently read request heads with that site's timeouts.
+    const withDefault = await testStock([DEFAULT_SITE]);
+    assert.equal(withDefault.ok, false);
+    assert.match(withDefault.output, /duplicate default server/);
+  },
 });
 
 Deno.test({

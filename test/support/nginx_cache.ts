@@ -4,7 +4,9 @@
  * what to store from our `Cache-Control`/`Vary` alone (no `proxy_cache_valid`, no ignored headers),
  * revalidates with `If-None-Match` (`proxy_cache_revalidate on`), and tells each answer's fate in
  * `X-Cache-Status` (`MISS`, `HIT`, `EXPIRED`, `REVALIDATED`…) and the upstream's status in
- * `X-Upstream-Status` (empty when the service was not asked).
+ * `X-Upstream-Status` (empty when the service was not asked). `startDeployRecipe` runs the one-box
+ * recipe of `docs/deploy.md` (`docs/deploy/nginx.conf`) instead, with only its addresses and
+ * paths moved.
  *
  * @example
  * ```ts
@@ -16,12 +18,17 @@
  * ```
  * @module
  */
+import assert from "node:assert/strict";
 import { lines, readUntil } from "./lines.ts";
 
 /** A running nginx cache. */
 export interface NginxCache extends AsyncDisposable {
   /** Base URL of the proxy, e.g. `http://127.0.0.1:41234` (no trailing slash). */
   readonly url: string;
+  /** The port it listens on (the port of {@link url}). */
+  readonly port: number;
+  /** The master process's id (its worker is its child). */
+  readonly pid: number;
   /** What nginx wrote to its error log so far (for assertion messages). */
   log(): string;
   /** Stops nginx and removes its directory. */
@@ -56,18 +63,28 @@ function config(dir: string, port: number, upstream: string): string {
   );
 }
 
+/** What {@link mainConfig} sets in nginx's main context, beyond what a test needs anyway. */
+export interface MainContext {
+  /** `events { worker_connections N; }`: connections the one worker may hold; default 64. */
+  workerConnections?: number;
+  /** `worker_rlimit_nofile N;`: descriptors the worker may open; default: the inherited limit. */
+  workerRlimitNofile?: number;
+}
+
 /**
  * A whole nginx.conf that runs unprivileged in `dir` (pid, temp paths, log on stderr) with `http`
- * as the body of its `http {}` block.
+ * as the body of its `http {}` block, one worker process, and the `main` context's limits.
  */
-export function mainConfig(dir: string, http: string): string {
+export function mainConfig(dir: string, http: string, main: MainContext = {}): string {
   const runsAsRoot = Deno.uid() === 0;
+  const nofile = main.workerRlimitNofile;
   return `
 ${runsAsRoot ? "user root;" : ""}
 worker_processes 1;
+${nofile === undefined ? "" : `worker_rlimit_nofile ${nofile};`}
 pid ${dir}/nginx.pid;
 error_log stderr notice;
-events { worker_connections 64; }
+events { worker_connections ${main.workerConnections ?? 64}; }
 http {
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
@@ -129,6 +146,8 @@ export async function startNginx(
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    port,
+    pid: child.pid,
     log: () => logged.join("\n"),
     close() {
       closed ??= close();
@@ -139,4 +158,52 @@ export async function startNginx(
       return closed;
     },
   };
+}
+
+/** The one-box recipe of `docs/deploy.md`, as it ships. */
+export const DEPLOY_RECIPE = new URL("../../docs/deploy/nginx.conf", import.meta.url);
+
+/**
+ * Replaces `from`, which must occur exactly once in `config`, with `to`.
+ *
+ * @throws {AssertionError} when `from` occurs another number of times.
+ */
+export function moveOnce(config: string, from: string, to: string): string {
+  const parts = config.split(from);
+  assert.equal(parts.length, 2, `the recipe holds "${from}" exactly once`);
+  return parts.join(to);
+}
+
+/** Options of {@link startDeployRecipe}. */
+export interface DeployRecipeOptions {
+  /** Ports (on 127.0.0.1) of the recipe's two instances; one port serves as both. */
+  upstreams: readonly [number] | readonly [number, number];
+  /** Further changes to the recipe (use {@link moveOnce}), after its addresses are moved. */
+  edit?: (config: string) => string;
+  /** The main context nginx runs with (see {@link mainConfig}). */
+  main?: MainContext;
+}
+
+/**
+ * Runs {@link DEPLOY_RECIPE} with only its addresses and paths moved, each of which must occur
+ * exactly once: `server 127.0.0.1:8001` and `:8002` to `upstreams`, the cache directory into
+ * nginx's temporary directory, and `listen 80 default_server;` to a free loopback port.
+ */
+export async function startDeployRecipe(
+  nginxPath: string,
+  options: DeployRecipeOptions,
+): Promise<NginxCache> {
+  const recipe = await Deno.readTextFile(DEPLOY_RECIPE);
+  const [first, second = first] = options.upstreams;
+  return await startNginx(nginxPath, (dir, port) => {
+    let config = moveOnce(recipe, "server 127.0.0.1:8001 ", `server 127.0.0.1:${first} `);
+    config = moveOnce(config, "server 127.0.0.1:8002 ", `server 127.0.0.1:${second} `);
+    config = moveOnce(config, "/var/cache/nginx/logo-lookup", `${dir}/cache`);
+    config = moveOnce(
+      config,
+      "listen 80 default_server;",
+      `listen 127.0.0.1:${port} default_server;`,
+    );
+    return mainConfig(dir, options.edit?.(config) ?? config, options.main);
+  });
 }

@@ -6,9 +6,9 @@
  *   URL normalised, a `Host` header from it) and hands it straight to `app.handler` — as hono tests
  *   through `app.request()`. Use it when the handler alone decides the answer: statuses, headers,
  *   bodies, caching, options, auth, keys, limits within one process, discovery called on a miss.
- * - {@link startTestServer}: a real socket. The production serving path (`serveConnections` of
- *   `src/server/serve_connections.ts`, Node's HTTP server, as `src/main.ts` uses it) on port 0 of
- *   127.0.0.1 with the default timeouts; `fetch` is the global `fetch`. Use it where the network
+ * - {@link startTestServer}: a real socket. The production serving path (`serveHttp` of
+ *   `src/server/serve_http.ts`, `Deno.serve`, as `src/main.ts` uses it) on port 0 of
+ *   127.0.0.1; `fetch` is the global `fetch`. Use it where the network
  *   matters: raw bytes on a socket (the malformed-request corpus, `Host` headers `fetch` cannot
  *   send), connection limits, SIGTERM and shutdown, a browser (CORS in Chromium), nginx in front,
  *   several processes sharing limits, the SDK against a real server, admin CLI subprocesses.
@@ -25,13 +25,8 @@
  * @module
  */
 import { type App, type AppDeps, createApp } from "../../src/http/app.ts";
-import {
-  DEFAULT_HEADERS_TIMEOUT_MS,
-  DEFAULT_IDLE_TIMEOUT_MS,
-  MAX_DEFAULT_CONNECTIONS,
-} from "../../src/server/connection_limits.ts";
 import { normalizeDomain } from "../../src/sdk/domain.ts";
-import { serveConnections } from "../../src/server/serve_connections.ts";
+import { serveHttp } from "../../src/server/serve_http.ts";
 import { type ApiKey, KeyStore } from "../../src/store/key_store.ts";
 import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
 import { type Exchange, readExchange } from "./http.ts";
@@ -166,13 +161,8 @@ async function start(options: TestServerOptions, socket: boolean): Promise<TestS
     attribution: options.attribution,
   });
   const app = createApp({ ...options.app, kv, clock, discover: options.discover });
-  const limits = {
-    maxConnections: MAX_DEFAULT_CONNECTIONS,
-    headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS,
-    idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS,
-  };
   const server = socket
-    ? await serveConnections({ hostname: "127.0.0.1", port: 0, limits }, app.handler)
+    ? await serveHttp({ hostname: "127.0.0.1", port: 0 }, app.handler)
     : undefined;
   const url = server === undefined ? IN_PROCESS_URL : `http://127.0.0.1:${server.addr.port}`;
   const resolve = (input: string | URL | Request) =>

@@ -1,0 +1,21 @@
+/**
+ * The fetch handler as an entry point, for `deno serve src/serve.ts` and Deno Deploy: the default
+ * export `{ fetch }` is the same handler `deno task start` serves (`src/server/service.ts`).
+ * Settings come from the environment as for `deno task start` (but the port is the runner's:
+ * `deno serve --port`, or the platform's). Start-up happens once per isolate when this module is
+ * evaluated; a bad setting fails it with a one-line message. On Deno Deploy (`DENO_DEPLOYMENT_ID`
+ * set) the store is the deployment's KV and no demo key is seeded (docs/deploy.md).
+ *
+ * ```sh
+ * deno serve -A --unstable-kv --port 8000 src/serve.ts
+ * ```
+ *
+ * @module
+ */
+import { startService } from "./server/service.ts";
+
+const service = await startService((name) => Deno.env.get(name));
+if (service.demo !== null) console.log(`Demo logo: ${service.demo.path}`);
+
+/** The service's fetch handler, as `deno serve` and Deno Deploy take it. */
+export default { fetch: service.fetch } satisfies Deno.ServeDefaultExport;

@@ -1,0 +1,185 @@
+/**
+ * Everything behind the one fetch handler: settings read from the environment and checked, the
+ * store opened (and seeded outside Deno Deploy), discovery, the render pool, the logo change feed
+ * and the application. Both entry points use it: `src/main.ts` (`deno task start`, `Deno.serve`
+ * with signals) and `src/serve.ts` (`deno serve`, Deno Deploy). Start-up work is bounded and done
+ * once per isolate; the render workers and discovery's image worker load their WASM in the
+ * background, so the first cache hit does not wait for them (a render waits for a ready worker).
+ *
+ * @example
+ * ```ts
+ * import { startService } from "./service.ts";
+ * const service = await startService((name) => ({ LOGO_KV: ":memory:" })[name]);
+ * const server = Deno.serve({ port: 0, onListen() {} }, service.fetch);
+ * // … at shutdown: stop taking requests, then close the service.
+ * await server.shutdown();
+ * await service.close();
+ * ```
+ * @module
+ */
+import { type App, createApp } from "../http/app.ts";
+import { parseDnsServer } from "../discovery/bimi.ts";
+import { parseConnectTo } from "../discovery/connect_to.ts";
+import { discoveryEnabled, startDiscoveryService } from "../discovery/service.ts";
+import { createObserver, readObserveSettings } from "../observe/request_observer.ts";
+import { safeLog } from "../safe_log.ts";
+import { type DemoInfo, seedIfEmpty } from "../store/seed.ts";
+import { isKvFile, kvLocation, openKv } from "../store/open_kv.ts";
+import { LogoChangeFeed } from "../store/logo_change_feed.ts";
+import { storeFileCheck } from "../store/store_identity.ts";
+import { renderWorkers, startRenderPool, stopRenderPool } from "./render_pool.ts";
+import { memoryFigures } from "./memory_figures.ts";
+import { type CacheBudgets, readCacheBudgets } from "./cache_budgets.ts";
+import { retiredSettingsError } from "./retired_settings.ts";
+
+/** How long shutdown waits for unspent rate-limit quota to be given back to KV. */
+export const QUOTA_RETURN_TIMEOUT_MS = 2_000;
+/** How long shutdown waits for background discoveries to stop. */
+export const DISCOVERY_CLOSE_TIMEOUT_MS = 1_000;
+
+/** Reads one environment variable; `(name) => Deno.env.get(name)` in production. */
+export type Env = (name: string) => string | undefined;
+
+/** A started service. */
+export interface Service {
+  /** The fetch handler: answers every request, never throws. */
+  fetch(request: Request): Promise<Response>;
+  /** The store's location, as `LOGO_KV` names it (`platform` on Deno Deploy). */
+  readonly location: string;
+  /** The demo key and logos seeded (or found) in the store; `null` when none (always on Deploy). */
+  readonly demo: DemoInfo | null;
+  /** Render worker threads; 0 renders inline. */
+  readonly workers: number;
+  /** The cache budgets in force. */
+  readonly budgets: CacheBudgets;
+  /** The application, for tests and benchmarks. */
+  readonly app: App;
+  /**
+   * Stops what runs beside the handler, each step bounded whatever KV does: the change feed,
+   * unspent quota given back, discoveries, render workers, then KV is closed. Call it once no
+   * request is being answered any more.
+   */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startService}. */
+export interface ServiceOptions {
+  /** Where start-up and shutdown lines go; default `console.log`. */
+  print?: (line: string) => void;
+}
+
+/** Resolves with "done" once `promise` settles, or with "timeout" after `ms`. */
+export async function within(promise: Promise<unknown>, ms: number): Promise<"done" | "timeout"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"timeout">((resolve) => timer = setTimeout(resolve, ms, "timeout"));
+  try {
+    return await Promise.race([promise.then(() => "done" as const, () => "done" as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The store's location for `env`: `LOGO_KV`, or the platform's KV on Deno Deploy
+ * (`DENO_DEPLOYMENT_ID` set). On Deploy a local file or `:memory:` would give every instance a
+ * store of its own, so that is refused.
+ *
+ * @throws {Error} "Cannot use LOGO_KV=… on Deno Deploy …" for a file or `:memory:` on Deploy.
+ */
+export function storeLocation(env: Env): string {
+  const deployment = env("DENO_DEPLOYMENT_ID")?.trim();
+  const location = kvLocation(env("LOGO_KV"), deployment);
+  if (deployment && (isKvFile(location) || location === ":memory:")) {
+    throw new Error(
+      `Cannot use LOGO_KV=${location} on Deno Deploy (DENO_DEPLOYMENT_ID is set): each instance ` +
+        "would have a store of its own. Unset LOGO_KV to use the deployment's KV, or set it to " +
+        "the https:// URL of a KV Connect server.",
+    );
+  }
+  return location;
+}
+
+/**
+ * Checks every setting, then opens and starts the service. A bad setting throws before anything
+ * is opened, with a one-line message naming it.
+ */
+export async function startService(env: Env, options: ServiceOptions = {}): Promise<Service> {
+  const print = options.print ?? console.log;
+  const retired = retiredSettingsError(env);
+  if (retired) throw retired;
+  const location = storeLocation(env);
+  const onDeploy = !!env("DENO_DEPLOYMENT_ID")?.trim();
+  discoveryEnabled(env("LOGO_DISCOVERY"));
+  parseConnectTo(env("LOGO_CONNECT_TO"));
+  parseDnsServer(env("LOGO_DNS_SERVER"));
+  const budgets = readCacheBudgets(env); // docs/capacity.md
+  // Workers where the runtime has them; inline renders otherwise (docs/deploy.md).
+  const workers = typeof Worker === "function"
+    ? renderWorkers(env("LOGO_RENDER_WORKERS"), navigator.hardwareConcurrency)
+    : 0;
+  let app: App | undefined;
+  const renderPool = startRenderPool(workers); // loads in the background (docs/render_pool.md)
+  const observer = createObserver({
+    settings: readObserveSettings(env),
+    queueDepth: () => renderPool?.stats().queued ?? 0,
+    memory: () => app ? memoryFigures(app, renderPool) : {}, // logo_memory_bytes{part}
+  });
+  let kv: Deno.Kv;
+  try {
+    kv = await openKv(location);
+  } catch (error) {
+    await stopRenderPool(renderPool, () => {});
+    throw error;
+  }
+  const closeEarly = async () => {
+    await stopRenderPool(renderPool, () => {});
+    kv.close();
+  };
+  let demo: DemoInfo | null = null;
+  try {
+    // A production store is never seeded with a demo key: on Deploy, keys come from the admin CLI.
+    if (!onDeploy) demo = await seedIfEmpty(kv);
+  } catch (error) {
+    await closeEarly();
+    throw error;
+  }
+  const discovery = startDiscoveryService(kv, env, {
+    closeTimeoutMs: DISCOVERY_CLOSE_TIMEOUT_MS,
+    log: safeLog(console.error), // no query string or token in a log line (src/safe_log.ts)
+    onDiscovery: observer.metrics?.discovery, // the discovery latency histogram
+  });
+  // Other processes' logo writes, read once a second: cached records stay until one names them.
+  const logoChanges = new LogoChangeFeed(kv, { log: safeLog(console.error) });
+  logoChanges.start();
+  app = createApp({
+    kv,
+    logoChanges,
+    discover: discovery?.discover,
+    checkStore: storeFileCheck(location), // the file opened, for /readyz
+    observer,
+    imaging: renderPool,
+    ...budgets,
+  });
+  const running = app;
+  let closing: Promise<void> | undefined;
+  return {
+    fetch: running.handler,
+    location,
+    demo,
+    workers,
+    budgets,
+    app: running,
+    close() {
+      closing ??= (async () => {
+        void logoChanges.stop(); // no new read; one in flight is not waited for
+        if (await within(running.close(), QUOTA_RETURN_TIMEOUT_MS) === "timeout") {
+          console.error("KV did not take unspent rate-limit quota back in time; it expires.");
+        }
+        await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
+        await stopRenderPool(renderPool, print);
+        kv.close();
+      })();
+      return closing;
+    },
+  };
+}
