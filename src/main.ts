@@ -147,6 +147,7 @@ export async function main(): Promise<void> {
     await service.close();
     throw hostnameError(hostname, error) ?? listenError(port, error);
   }
+  service.warmUp(); // render workers and discovery load now, not before the first request
   const base = `http://${urlHost(server.addr.hostname)}:${server.addr.port}`;
   console.log(`Logo Lookup listening on ${base} (KV: ${service.location})`);
   console.log(

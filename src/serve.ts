@@ -13,9 +13,20 @@
  * @module
  */
 import { startService } from "./server/service.ts";
+import { urlHost } from "./server/listen_address.ts";
 
 const service = await startService((name) => Deno.env.get(name));
 if (service.demo !== null) console.log(`Demo logo: ${service.demo.path}`);
 
-/** The service's fetch handler, as `deno serve` and Deno Deploy take it. */
-export default { fetch: service.fetch } satisfies Deno.ServeDefaultExport;
+/**
+ * The service's fetch handler, as `deno serve` and Deno Deploy take it; once listening, the render
+ * workers and discovery start loading.
+ */
+export default {
+  fetch: service.fetch,
+  onListen(addr) {
+    const { hostname, port } = addr as Deno.NetAddr;
+    console.log(`Logo Lookup listening on http://${urlHost(hostname)}:${port} (KV: ${service.location})`);
+    service.warmUp();
+  },
+} satisfies Deno.ServeDefaultExport;

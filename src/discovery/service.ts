@@ -24,6 +24,9 @@ import { SingleFlight } from "../single_flight.ts";
 import { LogoStore } from "../store/logo_store.ts";
 import { parseDnsServer } from "./bimi.ts";
 import { parseConnectTo } from "./connect_to.ts";
+import { discoveryEnabled } from "./discovery_setting.ts";
+
+export { discoveryEnabled };
 import { createDiscovery, type Discovery, type DiscoveryConfig } from "./discover.ts";
 import { IMAGE_DEADLINE_MS } from "./measure_image.ts";
 
@@ -62,18 +65,6 @@ export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   closeTimeoutMs?: number;
   /** Told each discovery's outcome (`stored`, `not-found`…, or `error`) and duration in s. */
   onDiscovery?: (outcome: string, seconds: number) => void;
-}
-
-/**
- * Reads `LOGO_DISCOVERY`.
- *
- * @throws {Error} "Invalid LOGO_DISCOVERY …" for anything but on/off (and empty).
- */
-export function discoveryEnabled(value: string | undefined): boolean {
-  const text = (value ?? "").trim().toLowerCase();
-  if (text === "" || text === "on") return true;
-  if (text === "off") return false;
-  throw new Error(`Invalid LOGO_DISCOVERY "${value}": expected on or off`);
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   parseAccessLogSettings,
   type RenderOutcome,
 } from "./access_log.ts";
-import { createMetrics, type Metrics, type RenderKind } from "./metrics.ts";
+import type { Metrics, RenderKind } from "./metrics.ts";
 import {
   createMetricsEndpoint,
   type MetricsEndpoint,
@@ -106,7 +106,10 @@ export interface RequestObserver {
 export interface ObserverOptions {
   /** Which reports are on. */
   settings: ObserveSettings;
-  /** The metrics to record into; default new ones when the endpoint is on. */
+  /**
+   * The metrics to record into; default none. {@link startObserver} creates them when the
+   * endpoint is on.
+   */
   metrics?: Metrics;
   /** Where access-log lines go; default `console.log`. */
   write?: (line: string) => void;
@@ -145,13 +148,24 @@ function bodyBytes(response: Response, facts: RequestFacts): number {
   return Number(response.headers.get("content-length") ?? 0) || 0;
 }
 
-/** Creates the observer for `options.settings`. */
+/**
+ * Creates the observer for `options.settings`, with metrics when the endpoint is on: the metrics
+ * module (prom-client, about 50 ms of module loading) is imported only then, so a service without
+ * `/metrics` does not pay for it at start-up.
+ */
+export async function startObserver(options: ObserverOptions): Promise<RequestObserver> {
+  if (options.metrics !== undefined || options.settings.metricsToken === undefined) {
+    return createObserver(options);
+  }
+  const { createMetrics } = await import("./metrics.ts");
+  const metrics = createMetrics({ queueDepth: options.queueDepth, memory: options.memory });
+  return createObserver({ ...options, metrics });
+}
+
+/** Creates the observer for `options.settings`, recording into `options.metrics` if given. */
 export function createObserver(options: ObserverOptions): RequestObserver {
   const { settings } = options;
-  const metrics = options.metrics ??
-    (settings.metricsToken === undefined
-      ? undefined
-      : createMetrics({ queueDepth: options.queueDepth, memory: options.memory }));
+  const metrics = options.metrics;
   const endpoint: MetricsEndpoint | undefined = metrics === undefined
     ? undefined
     : createMetricsEndpoint(metrics, settings.metricsToken);

@@ -3,14 +3,15 @@
  * store opened (and seeded outside Deno Deploy), discovery, the render pool, the logo change feed
  * and the application. Both entry points use it: `src/main.ts` (`deno task start`, `Deno.serve`
  * with signals) and `src/serve.ts` (`deno serve`, Deno Deploy). Start-up work is bounded and done
- * once per isolate; the render workers and discovery's image worker load their WASM in the
- * background, so the first cache hit does not wait for them (a render waits for a ready worker).
+ * once per isolate. What the first cache hit does not need starts once the server listens
+ * ({@link Service.warmUp}): the render workers and discovery (its modules and its image worker).
+ * A render or a miss that comes first starts them itself and waits for them.
  *
  * @example
  * ```ts
  * import { startService } from "./service.ts";
  * const service = await startService((name) => ({ LOGO_KV: ":memory:" })[name]);
- * const server = Deno.serve({ port: 0, onListen() {} }, service.fetch);
+ * const server = Deno.serve({ port: 0, onListen: () => service.warmUp() }, service.fetch);
  * // … at shutdown: stop taking requests, then close the service.
  * await server.shutdown();
  * await service.close();
@@ -20,8 +21,10 @@
 import { type App, createApp } from "../http/app.ts";
 import { parseDnsServer } from "../discovery/bimi.ts";
 import { parseConnectTo } from "../discovery/connect_to.ts";
-import { discoveryEnabled, startDiscoveryService } from "../discovery/service.ts";
-import { createObserver, readObserveSettings } from "../observe/request_observer.ts";
+import { discoveryEnabled } from "../discovery/discovery_setting.ts";
+import type { DiscoveryService } from "../discovery/service.ts";
+import type { ImagePool, ImageWork } from "../../imagecore/image_pool.ts";
+import { readObserveSettings, startObserver } from "../observe/request_observer.ts";
 import { safeLog } from "../safe_log.ts";
 import { type DemoInfo, seedIfEmpty } from "../store/seed.ts";
 import { isKvFile, kvLocation, openKv } from "../store/open_kv.ts";
@@ -54,6 +57,8 @@ export interface Service {
   readonly budgets: CacheBudgets;
   /** The application, for tests and benchmarks. */
   readonly app: App;
+  /** Starts the render workers and discovery; call it once the server listens. */
+  warmUp(): void;
   /**
    * Stops what runs beside the handler, each step bounded whatever KV does: the change feed,
    * unspent quota given back, discoveries, render workers, then KV is closed. Call it once no
@@ -118,46 +123,50 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
     ? renderWorkers(env("LOGO_RENDER_WORKERS"), navigator.hardwareConcurrency)
     : 0;
   let app: App | undefined;
-  const renderPool = startRenderPool(workers); // loads in the background (docs/render_pool.md)
-  const observer = createObserver({
+  let renderPool: ImagePool | undefined;
+  const pool = () => renderPool ??= startRenderPool(workers)!; // docs/render_pool.md
+  const imaging: ImageWork | undefined = workers === 0 ? undefined : {
+    probe: (...args) => pool().probe(...args),
+    transform: (...args) => pool().transform(...args),
+    renditions: (...args) => pool().renditions(...args),
+  };
+  const observer = await startObserver({
     settings: readObserveSettings(env),
     queueDepth: () => renderPool?.stats().queued ?? 0,
     memory: () => app ? memoryFigures(app, renderPool) : {}, // logo_memory_bytes{part}
   });
-  let kv: Deno.Kv;
-  try {
-    kv = await openKv(location);
-  } catch (error) {
-    await stopRenderPool(renderPool, () => {});
-    throw error;
-  }
-  const closeEarly = async () => {
-    await stopRenderPool(renderPool, () => {});
-    kv.close();
-  };
+  const kv = await openKv(location);
   let demo: DemoInfo | null = null;
   try {
     // A production store is never seeded with a demo key: on Deploy, keys come from the admin CLI.
     if (!onDeploy) demo = await seedIfEmpty(kv);
   } catch (error) {
-    await closeEarly();
+    kv.close();
     throw error;
   }
-  const discovery = startDiscoveryService(kv, env, {
-    closeTimeoutMs: DISCOVERY_CLOSE_TIMEOUT_MS,
-    log: safeLog(console.error), // no query string or token in a log line (src/safe_log.ts)
-    onDiscovery: observer.metrics?.discovery, // the discovery latency histogram
-  });
+  // Discovery's modules (an HTML parser, …) and its image worker load once the server listens.
+  let discovery: Promise<DiscoveryService | undefined> | undefined;
+  const startDiscovery = () =>
+    discovery ??= import("../discovery/service.ts").then(({ startDiscoveryService }) =>
+      startDiscoveryService(kv, env, {
+        closeTimeoutMs: DISCOVERY_CLOSE_TIMEOUT_MS,
+        log: safeLog(console.error), // no query string or token in a log line (src/safe_log.ts)
+        onDiscovery: observer.metrics?.discovery, // the discovery latency histogram
+      })
+    );
+  const discover = discoveryEnabled(env("LOGO_DISCOVERY"))
+    ? async (domain: string) => await (await startDiscovery())?.discover(domain)
+    : undefined;
   // Other processes' logo writes, read once a second: cached records stay until one names them.
   const logoChanges = new LogoChangeFeed(kv, { log: safeLog(console.error) });
   logoChanges.start();
   app = createApp({
     kv,
     logoChanges,
-    discover: discovery?.discover,
+    discover,
     checkStore: storeFileCheck(location), // the file opened, for /readyz
     observer,
-    imaging: renderPool,
+    imaging,
     ...budgets,
   });
   const running = app;
@@ -169,13 +178,19 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
     workers,
     budgets,
     app: running,
+    warmUp() {
+      if (closing !== undefined) return;
+      if (workers > 0) pool();
+      if (discover !== undefined) void startDiscovery().catch(() => {});
+    },
     close() {
       closing ??= (async () => {
         void logoChanges.stop(); // no new read; one in flight is not waited for
         if (await within(running.close(), QUOTA_RETURN_TIMEOUT_MS) === "timeout") {
           console.error("KV did not take unspent rate-limit quota back in time; it expires.");
         }
-        await within(discovery?.close() ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
+        const stopDiscovery = discovery?.then((started) => started?.close());
+        await within(stopDiscovery ?? Promise.resolve(), DISCOVERY_CLOSE_TIMEOUT_MS);
         await stopRenderPool(renderPool, print);
         kv.close();
       })();

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { lines, readUntil } from "../support/lines.ts";
 import { storeFileExists } from "../../src/store/open_kv.ts";
+import { startMainProcess } from "../support/main_process.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -143,47 +144,50 @@ for (const flag of ["--help", "-h"]) {
   });
 }
 
-Deno.test("start-up: a bad LOGO_PROCESSES is refused before anything starts", async () => {
+for (
+  const [name, value, instead] of [
+    ["LOGO_PROCESSES", "2", /run one instance per core, each on its own PORT/],
+    ["LOGO_MAX_CONNECTIONS", "100", /cap connections per client in the reverse proxy/],
+    ["LOGO_HEADERS_TIMEOUT_MS", "1000", /client_header_timeout/],
+    ["LOGO_IDLE_TIMEOUT_MS", "1000", /keepalive_timeout/],
+  ] as const
+) {
+  Deno.test(`start-up: the retired ${name} is refused before anything starts`, async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const run = await start({ LOGO_KV: `${dir}/data/logo.kv`, PORT: "0", [name]: value });
+      assertOneLineError(run, new RegExp(`^${name} is no longer read: `), instead);
+      assert.equal(await storeFileExists(`${dir}/data`), false, "nothing created");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}
+
+Deno.test("start-up: a bad LOGO_REUSE_PORT is refused before anything starts", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const run = await start({ LOGO_KV: `${dir}/data/logo.kv`, PORT: "0", LOGO_PROCESSES: "many" });
-    assertOneLineError(run, /^Invalid LOGO_PROCESSES "many": expected auto \(one per core\) or/);
+    const run = await start({ LOGO_KV: `${dir}/data/logo.kv`, PORT: "0", LOGO_REUSE_PORT: "yes" });
+    assertOneLineError(run, /^Invalid LOGO_REUSE_PORT "yes": expected on or off/);
     assert.equal(await storeFileExists(`${dir}/data`), false, "nothing created");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("start-up: LOGO_PROCESSES=2 with LOGO_KV=:memory: says the processes need one store", async () => {
-  const run = await start({ LOGO_KV: ":memory:", PORT: "0", LOGO_PROCESSES: "2" });
-  assertOneLineError(run, /^LOGO_PROCESSES=2 needs one store for all processes/, /Set LOGO_KV/);
-});
-
-Deno.test("start-up: LOGO_PROCESSES=2 on a busy port names PORT, as one process does", async () => {
-  const busy = Deno.listen({ port: 0 });
+Deno.test("start-up: with LOGO_REUSE_PORT=on two servers share one port", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const port = busy.addr.port;
-    const run = await start({ LOGO_KV: `${dir}/logo.kv`, PORT: String(port), LOGO_PROCESSES: "2" });
-    assertOneLineError(run, new RegExp(`^Cannot listen on PORT=${port}: the port is in use\\.`));
-  } finally {
-    busy.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("start-up: LOGO_PROCESSES=2 with a store that cannot open gives the process's one line", async () => {
-  const run = await start({ LOGO_KV: "/dev/null/x.kv", PORT: "0", LOGO_PROCESSES: "2" });
-  assertOneLineError(run, /^Cannot open the store at LOGO_KV=\/dev\/null\/x\.kv: /);
-});
-
-Deno.test("start-up: LOGO_PROCESSES=2 under the task's own permissions serves on one port", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const run = await start({ LOGO_KV: `${dir}/logo.kv`, PORT: "0", LOGO_PROCESSES: "2" });
-    assert.equal(run.code, 0, [...run.stdout, ...run.stderr].join("\n"));
-    assert.match(run.stdout.join("\n"), /^Processes: 2 serving port \d+ \(pids \d+, \d+\)/m);
-    assert.equal(run.stdout.filter((line) => line.includes("listening on")).length, 1);
+    const env = { LOGO_KV: `${dir}/logo.kv`, LOGO_REUSE_PORT: "on", LOGO_DISCOVERY: "off" };
+    const first = await startMainProcess({ ...env, PORT: "0" });
+    await using _first = first;
+    await using second = await startMainProcess({ ...env, PORT: String(first.port) });
+    assert.equal(second.port, first.port);
+    const health = await fetch(`http://127.0.0.1:${first.port}/healthz`);
+    assert.equal(health.status, 200);
+    await health.body?.cancel();
+    assert.equal(await second.stop(), 0);
+    assert.equal(await first.stop(), 0);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
