@@ -1,19 +1,30 @@
 /**
  * The malformed-request corpus (test/fixtures/malformed_requests/) against the real server: the
- * real `src/main.ts` as a child process on a temporary KV, each request sent raw over TCP. Every
- * answer has its documented status and body, none is a 5xx, and nothing the server prints —
- * stdout and stderr, from start to stop — contains a query string or a token (issues #9 and #10).
+ * real `src/main.ts` (`Deno.serve`) as a child process on a temporary KV, each request sent raw
+ * over TCP. Every answer has its documented status and body, none is a 5xx; pipelined requests are
+ * answered in order and no smuggling attempt gets a request through; what is no request yet gets
+ * no answer while others are served; and nothing the server prints — stdout and stderr, from start
+ * to stop — contains a query string or a token (issues #9, #10 and #29).
  */
 import assert from "node:assert/strict";
 import { KeyStore } from "../../src/store/key_store.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
-import { CORPUS, type CorpusEntry } from "../fixtures/malformed_requests/mod.ts";
+import {
+  type Answer,
+  CORPUS,
+  type CorpusEntry,
+  type ExchangeEntry,
+  EXCHANGES,
+  WAITING,
+} from "../fixtures/malformed_requests/mod.ts";
 import { flatImage } from "../support/images.ts";
 import { startMainProcess } from "../support/main_process.ts";
 import { rawExchange, type RawResult } from "../support/raw_http.ts";
 
-/** The server's header timeout: every corpus request is sent in one write, far within it. */
-const HEADERS_TIMEOUT_MS = 1_000;
+/** How long the raw client holds a waiting entry's connection, watching it get no answer. */
+const WAIT_MS = 300;
+/** How long an exchange may take before its connection counts as left open by the server. */
+const EXCHANGE_MS = 5_000;
 
 /** What no printed line may contain: a `token=` parameter, a key token, a `?name=` query. */
 const FORBIDDEN = [/token=/i, /[ps]k_[0-9a-z]/i, /\?[^\s]*=/];
@@ -74,6 +85,10 @@ function problem(entry: CorpusEntry, result: RawResult): string | undefined {
   if (fromHandler === (entry.byServer ?? false)) {
     return `answered by ${fromHandler ? "the handler" : "the server"}, expected the other: ${got}`;
   }
+  // RFC 9110 §15.5.6: a 405 names the methods that are allowed.
+  if (result.status === 405 && result.headers.get("allow") !== "GET, HEAD, OPTIONS") {
+    return `405 with Allow ${result.headers.get("allow")}`;
+  }
   if (typeof entry.body === "string") {
     if (result.text !== entry.body) {
       return `body: expected ${JSON.stringify(entry.body)}, got ${got}`;
@@ -95,6 +110,183 @@ function problem(entry: CorpusEntry, result: RawResult): string | undefined {
   return undefined;
 }
 
+/** `bytes` as Latin-1 text: one character per byte. */
+function latin1(bytes: Uint8Array): string {
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return text;
+}
+
+/** One answer of an exchange: its status and headers (its body is skipped). */
+interface ReadAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+}
+
+/**
+ * The complete answers at the start of `text` (the bytes an exchange received, as Latin-1), in
+ * order, and what is left after them. Interim (1xx) answers are skipped; `heads[i]` says the
+ * i-th answer is to a `HEAD` (no body). Bodies are delimited by `Content-Length` or chunked
+ * encoding, or run to the end.
+ */
+function splitAnswers(text: string, heads: boolean[]): { answers: ReadAnswer[]; rest: string } {
+  const answers: ReadAnswer[] = [];
+  let at = 0;
+  for (;;) {
+    const end = text.indexOf("\r\n\r\n", at);
+    if (end < 0) return { answers, rest: text.slice(at) };
+    const [statusLine, ...lines] = text.slice(at, end).split("\r\n");
+    const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
+    if (match === null) return { answers, rest: text.slice(at) };
+    const status = Number(match[1]);
+    const headers = new Headers();
+    for (const line of lines) {
+      const colon = line.indexOf(":");
+      headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    }
+    at = end + 4;
+    if (status < 200) continue;
+    const head = heads[answers.length] ?? false;
+    answers.push({ status, headers });
+    if (head || status === 204 || status === 304) continue;
+    if (headers.get("transfer-encoding") === "chunked") {
+      for (;;) {
+        const lineEnd = text.indexOf("\r\n", at);
+        const size = parseInt(text.slice(at, lineEnd), 16);
+        if (lineEnd < 0 || Number.isNaN(size)) return { answers, rest: text.slice(at) };
+        at = lineEnd + 2 + size + 2;
+        if (size === 0) break;
+      }
+    } else if (headers.has("content-length")) {
+      at += Number(headers.get("content-length"));
+    } else {
+      return { answers, rest: "" };
+    }
+  }
+}
+
+/**
+ * Sends `request` in one write and reads until the server closes the connection (or
+ * {@link EXCHANGE_MS} passes: "left open"); the answers it gave, in order.
+ */
+async function exchangeAll(
+  port: number,
+  request: string | Uint8Array,
+  heads: boolean[],
+): Promise<{ answers: ReadAnswer[]; rest: string; ended: string }> {
+  const bytes = typeof request === "string" ? new TextEncoder().encode(request) : request;
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  let ended = "closed";
+  const timer = setTimeout(() => {
+    ended = "left open";
+    conn.close();
+  }, EXCHANGE_MS);
+  const chunks: Uint8Array[] = [];
+  try {
+    await conn.write(bytes).catch(() => {}); // the server may close before reading it all
+    const buffer = new Uint8Array(64 * 1024);
+    for (;;) {
+      const n = await conn.read(buffer).catch((error) => {
+        if (ended === "closed") ended = `reset (${error})`;
+        return null;
+      });
+      if (n === null) break;
+      chunks.push(buffer.slice(0, n));
+    }
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch {
+      // already closed
+    }
+  }
+  const received = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  chunks.reduce((offset, chunk) => (received.set(chunk, offset), offset + chunk.length), 0);
+  return { ...splitAnswers(latin1(received), heads), ended };
+}
+
+/** What is wrong with `got` as the `i`-th answer `expected`, or `undefined`. */
+function answerProblem(i: number, expected: Answer, got: ReadAnswer): string | undefined {
+  const domain = got.headers.get("x-logo-domain");
+  const fromHandler = got.headers.has("access-control-allow-origin");
+  const said = `answer ${i + 1}: ${got.status}${domain ? ` for ${domain}` : ""}`;
+  if (got.status !== expected.status) return `${said}, expected ${expected.status}`;
+  if (fromHandler === (expected.byServer ?? false)) {
+    return `${said} by ${fromHandler ? "the handler" : "the server"}, expected the other`;
+  }
+  if (expected.domain !== undefined && domain !== expected.domain) {
+    return `${said}, expected ${expected.domain ?? "no logo"}`;
+  }
+  return undefined;
+}
+
+/** What is wrong with what an exchange gave, or `undefined`. */
+function exchangeProblem(
+  entry: ExchangeEntry,
+  result: { answers: ReadAnswer[]; rest: string; ended: string },
+): string | undefined {
+  const { answers, rest, ended } = result;
+  const statuses = answers.map((got) => got.status).join(", ");
+  if (answers.length > entry.answers.length) {
+    return `${answers.length} answers (${statuses}), expected ${entry.answers.length}: ` +
+      "a request got through";
+  }
+  if (answers.length < entry.answers.length && !entry.mayStopEarly) {
+    return `${answers.length} answers (${statuses}), expected ${entry.answers.length}`;
+  }
+  for (const [i, got] of answers.entries()) {
+    const wrong = answerProblem(i, entry.answers[i], got);
+    if (wrong !== undefined) return wrong;
+  }
+  if (rest !== "") return `bytes after the answers: ${JSON.stringify(rest.slice(0, 80))}`;
+  if (ended !== "closed") return `after ${statuses || "no answer"}: connection ${ended}`;
+  return undefined;
+}
+
+/**
+ * Holds a connection for each waiting entry, its bytes sent, while other clients are answered;
+ * then each must have had no answer and still be open after {@link WAIT_MS}. The problems found.
+ */
+async function waitingProblems(port: number): Promise<string[]> {
+  const held = await Promise.all(WAITING.map(async (entry) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(
+      typeof entry.request === "string" ? new TextEncoder().encode(entry.request) : entry.request,
+    );
+    const buffer = new Uint8Array(1024);
+    const outcome = conn.read(buffer).then(
+      (n) => n === null ? "closed by the server" : `answered ${latin1(buffer.subarray(0, n))}`,
+      (error) => `reset (${error})`,
+    );
+    return { entry, conn, outcome };
+  }));
+  const problems: string[] = [];
+  try {
+    for (const path of ["/healthz", "/example.com?token=x"]) {
+      const other = await rawExchange(
+        port,
+        `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+        { timeoutMs: 5_000 },
+      ).catch((error) => String(error));
+      if (typeof other === "string" || other.kind !== "response" || other.status >= 500) {
+        problems.push(`GET ${path} meanwhile: ${JSON.stringify(other)}`);
+      }
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const quiet = new Promise<string>((resolve) => timer = setTimeout(resolve, WAIT_MS, "quiet"));
+    for (const { entry, outcome } of held) {
+      const result = await Promise.race([outcome, quiet]);
+      if (result !== "quiet") problems.push(`${entry.name}: ${result.slice(0, 80)}`);
+    }
+    clearTimeout(timer);
+  } finally {
+    for (const { conn } of held) conn.close(); // the raw client gives up
+    await Promise.all(held.map(({ outcome }) => outcome));
+  }
+  return problems;
+}
+
 Deno.test("the malformed-request corpus: documented answers, no 5xx, no token in the output", async (t) => {
   assert.ok(CORPUS.length >= 250, `only ${CORPUS.length} entries`);
   const dir = await Deno.makeTempDir();
@@ -114,6 +306,28 @@ Deno.test("the malformed-request corpus: documented answers, no 5xx, no token in
       assert.equal(serverErrors, 0, `${serverErrors} answers were 5xx:\n${problems.join("\n")}`);
       assert.deepEqual(problems, [], `${problems.length} unexpected answers`);
     });
+
+    await t.step(
+      `${EXCHANGES.length} exchanges: pipelined in order, bodies framed, nothing smuggled`,
+      async () => {
+        const problems: string[] = [];
+        let serverErrors = 0;
+        for (const entry of EXCHANGES) {
+          const heads = entry.answers.map((expected) => expected.head ?? false);
+          const result = await exchangeAll(port, fill(entry.request, values), heads);
+          serverErrors += result.answers.filter((got) => got.status >= 500).length;
+          const wrong = exchangeProblem(entry, result);
+          if (wrong !== undefined) problems.push(`${entry.name}: ${wrong}`);
+        }
+        assert.equal(serverErrors, 0, `${serverErrors} answers were 5xx:\n${problems.join("\n")}`);
+        assert.deepEqual(problems, [], `${problems.length} unexpected exchanges`);
+      },
+    );
+
+    await t.step(
+      `${WAITING.length} incomplete requests: no answer, connection kept, others answered`,
+      async () => assert.deepEqual(await waitingProblems(port), []),
+    );
 
     assert.equal(await server.stop(), 0, printed.join("\n"));
 
