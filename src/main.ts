@@ -22,6 +22,7 @@ import { MAX_RENDER_WORKERS } from "./server/render_pool.ts";
 import { describeCacheBudgets, MAX_CACHE_MB } from "./server/cache_budgets.ts";
 import { hostnameError, parseHostname, urlHost } from "./server/listen_address.ts";
 import { type HttpServer, serveHttp } from "./server/serve_http.ts";
+import { DEFAULT_WATCHDOG_MS, parseWatchdogMs, startWatchdog } from "./server/watchdog.ts";
 
 export { DISCOVERY_CLOSE_TIMEOUT_MS, QUOTA_RETURN_TIMEOUT_MS };
 
@@ -65,6 +66,9 @@ Settings, all read from the environment:
                         127.0.0.1 behind a reverse proxy on the same machine; :: for IPv6).
   LOGO_REUSE_PORT       on: share PORT with other instances that set it too (SO_REUSEPORT,
                         Linux); default off. One instance per core: docs/scaling.md.
+  LOGO_WATCHDOG_MS      When the serving thread has not run for this many ms (a hang), end
+                        the process so that its supervisor replaces it (default
+                        ${DEFAULT_WATCHDOG_MS}; 0: off). Needs --allow-run (the task has it).
   LOGO_KV               The store: a file path (default ${DEFAULT_KV_PATH}; its directory is
                         created), :memory:, platform (Deno.openKv() with no path: on Deno
                         Deploy the app's own KV; the default when DENO_DEPLOYMENT_ID is
@@ -125,6 +129,7 @@ export async function main(): Promise<void> {
   const port = parsePort(env("PORT"));
   const hostname = parseHostname(env("LOGO_HOSTNAME"));
   const reusePort = parseReusePort(env("LOGO_REUSE_PORT"));
+  const watchdogMs = parseWatchdogMs(env("LOGO_WATCHDOG_MS"));
   const service: Service = await startService(env);
 
   let server: HttpServer | undefined;
@@ -148,6 +153,7 @@ export async function main(): Promise<void> {
     throw hostnameError(hostname, error) ?? listenError(port, error);
   }
   service.warmUp(); // render workers and discovery load now, not before the first request
+  const watchdog = startWatchdog(watchdogMs); // a hung serving thread ends the process
   const base = `http://${urlHost(server.addr.hostname)}:${server.addr.port}`;
   console.log(`Logo Lookup listening on ${base} (KV: ${service.location})`);
   console.log(
@@ -162,6 +168,7 @@ export async function main(): Promise<void> {
   }
   await server.finished;
   await stopping;
+  watchdog?.stop();
   Deno.removeSignalListener("SIGINT", stop);
   Deno.removeSignalListener("SIGTERM", stop);
 }

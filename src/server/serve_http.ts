@@ -15,6 +15,7 @@
  * ```
  * @module
  */
+import { createBoundedLog } from "../observe/bounded_log.ts";
 
 /** How often a listener that cannot be opened again is retried, in ms. */
 export const RELISTEN_RETRY_MS = 250;
@@ -27,7 +28,10 @@ export interface ServeHttpOptions {
   hostname?: string;
   /** Share the port with other processes that set it too (`SO_REUSEPORT`, Linux). */
   reusePort?: boolean;
-  /** Told each time the listener failed and is being opened again; default `console.error`. */
+  /**
+   * Told each time the listener failed and is being opened again; default `console.error` at a
+   * bounded rate (an attack that keeps taking every descriptor costs a few lines a minute).
+   */
   log?: (line: string) => void;
   /** The server to run; default `Deno.serve` (tests pass a fake). */
   serve?: (options: Deno.ServeTcpOptions, handler: Deno.ServeHandler) => Deno.HttpServer;
@@ -57,7 +61,7 @@ export function serveHttp(
 ): Promise<HttpServer> {
   const serve = options.serve ?? Deno.serve;
   const setTimer = options.setTimer ?? setTimeout;
-  const log = options.log ?? console.error;
+  const log = options.log ?? createBoundedLog().kind("listener failed");
   let current: Deno.HttpServer | undefined;
   let stopped = false;
   let relistens = 0;
