@@ -2,8 +2,8 @@
  * The byte budgets of a server process's three caches, read from the environment:
  * `LOGO_VARIANT_CACHE_MB` (rendered answers, and the stored default renditions read from KV;
  * default 64), `LOGO_SOURCE_CACHE_MB` (stored renditions kept to render from; default 32) and
- * `LOGO_RECORD_CACHE_MB` (logo records, each with its default image; default 32). Each process of
- * `LOGO_PROCESSES` has its own. docs/capacity.md says what RSS to expect from them.
+ * `LOGO_RECORD_CACHE_MB` (logo records, each with its default image; default 32). Each instance
+ * has its own. docs/capacity.md says what RSS to expect from them.
  *
  * @example
  * ```ts

@@ -45,15 +45,11 @@ export function urlHost(hostname: string): string {
 }
 
 /**
- * The start-up error of a `LOGO_HOSTNAME` that is not an address of this machine (listen failed
- * with `EADDRNOTAVAIL`, or `EINVAL` naming it), or `undefined` for any other listen error.
+ * The start-up error of a `LOGO_HOSTNAME` that is not an address of this machine (`Deno.serve`
+ * failed with `AddrNotAvailable`), or `undefined` for any other listen error.
  */
 export function hostnameError(hostname: string, error: unknown): Error | undefined {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  // Deno 2.9's node:http reports such an address as EINVAL ("invalid argument 10.0.0.9").
-  const notHere = code === "EADDRNOTAVAIL" || error instanceof Deno.errors.AddrNotAvailable ||
-    (code === "EINVAL" && typeof message === "string" && message.includes(hostname));
-  if (!notHere) return undefined;
+  if (!(error instanceof Deno.errors.AddrNotAvailable)) return undefined;
   return new Error(
     `Cannot listen on LOGO_HOSTNAME=${hostname}: not an address of this machine. Set ` +
       "LOGO_HOSTNAME to one of its addresses, or to 0.0.0.0.",

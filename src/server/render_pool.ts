@@ -4,9 +4,9 @@
  * waits behind one.
  *
  * - **Size**: `LOGO_RENDER_WORKERS` workers, by default one per core
- *   (`navigator.hardwareConcurrency`) divided among the `LOGO_PROCESSES` server processes (see
- *   {@link defaultRenderWorkers}). `0` renders inline, in
- *   the serving isolate, as before the pool (small boxes, and the benchmark's "before").
+ *   (`navigator.hardwareConcurrency`, see {@link defaultRenderWorkers}); with one instance per
+ *   core, set 1 per instance (docs/deploy/logo-lookup@.service does). `0` renders inline, in the
+ *   serving isolate (small boxes, runtimes without workers, and the benchmark's "before").
  * - **Queue**: at most {@link RENDER_QUEUE_PER_WORKER} renders wait per worker; past that a render
  *   fails with `busy`, which the render step answers `503` with `Retry-After`.
  * - **Priority**: each worker thread lowers its own priority to nice
@@ -46,8 +46,8 @@ export const MAX_RENDER_WORKERS = 256;
 
 /**
  * Default number of image workers on a machine with `cores` logical cores shared by `processes`
- * server processes (`LOGO_PROCESSES`): the cores divided among the processes, rounded, at least
- * 1 — one per core for one process. Used for the render pool and for `logo import`.
+ * processes that each start a pool: the cores divided among them, rounded, at least 1 — one per
+ * core for one process. Used for the render pool and for `logo import`.
  * docs/render_pool.md has the measured comparison of sizes.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * The systemd unit of `docs/deploy.md` (`docs/deploy/logo-lookup.service`, included in the doc
+ * The systemd unit of `docs/deploy.md` (`docs/deploy/logo-lookup@.service`, included in the doc
  * verbatim) passes `systemd-analyze verify` with no warning: every key is known, every value
  * parses. systemd does not run in this sandbox, so the unit itself is not started here; its
  * command and settings are those the other tests run (`deno task start`, `LOGO_HOSTNAME`, `PORT`,
@@ -13,10 +13,10 @@ const analyze = externalTool(
   ["/usr/bin/systemd-analyze"],
   "apt-get install systemd",
 );
-const UNIT = new URL("../../docs/deploy/logo-lookup.service", import.meta.url);
+const UNIT = new URL("../../docs/deploy/logo-lookup@.service", import.meta.url);
 const DOC = new URL("../../docs/deploy.md", import.meta.url);
 
-Deno.test("deploy.md includes docs/deploy/logo-lookup.service verbatim", async () => {
+Deno.test("deploy.md includes docs/deploy/logo-lookup@.service verbatim", async () => {
   const [doc, unit] = await Promise.all([Deno.readTextFile(DOC), Deno.readTextFile(UNIT)]);
   assert.ok(doc.includes("```ini\n" + unit + "```"), "the doc's unit block is the file");
 });
@@ -30,9 +30,9 @@ Deno.test({
       // The one machine-specific path: where deno is installed (verify checks it is executable).
       const unit = (await Deno.readTextFile(UNIT)).split("/usr/local/bin/deno");
       assert.equal(unit.length, 2, "the unit names /usr/local/bin/deno once");
-      await Deno.writeTextFile(`${dir}/logo-lookup.service`, unit.join(Deno.execPath()));
+      await Deno.writeTextFile(`${dir}/logo-lookup@.service`, unit.join(Deno.execPath()));
       const output = await new Deno.Command(analyze.path, {
-        args: ["verify", `${dir}/logo-lookup.service`],
+        args: ["verify", `${dir}/logo-lookup@1.service`],
         env: { SYSTEMD_LOG_COLOR: "0" },
         stdout: "piped",
         stderr: "piped",
