@@ -38,6 +38,16 @@ Deno.test("sleep rejects at once when the signal was already aborted", async () 
   await assert.rejects(sleep(3_600_000, AbortSignal.abort(reason)), (e) => e === reason);
 });
 
-Deno.test("sleep resolves after its delay when not aborted", async () => {
-  await sleep(0, new AbortController().signal);
+Deno.test("sleep resolves after its delay, not before, and an abort after that changes nothing", async () => {
+  const controller = new AbortController();
+  const started = performance.now();
+  let resolved = false;
+  const waiting = sleep(40, controller.signal).then(() => resolved = true);
+  await new Promise((tick) => setTimeout(tick, 0)); // a turn of the event loop: not yet
+  assert.equal(resolved, false, "resolved before its delay");
+  await waiting;
+  // A timer never fires early (a loaded machine only makes it later); 1 ms for clock rounding.
+  assert.ok(performance.now() - started >= 39, `resolved after ${performance.now() - started} ms`);
+  controller.abort(new Error("late")); // its listener is gone: no rejection, nothing thrown
+  assert.equal(resolved, true);
 });
