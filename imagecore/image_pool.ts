@@ -57,6 +57,7 @@ export type {
   ImagePoolStats,
   ImageWork,
   JobOptions,
+  MonogramWork,
 } from "./image_pool_types.ts";
 import type { ImagePool, ImagePoolOptions, JobOptions } from "./image_pool_types.ts";
 
@@ -298,8 +299,11 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       const { job, deadlineMs } = pending;
       const seq = slot.seq % 0x7fff_ffff + 1;
       const before = slot.mailbox && Atomics.load(slot.mailbox.cells, DONE);
+      // `renditions`' results and a `monogram` job's strings do not fit the mailbox's cells.
+      const mailable = job.signal === undefined && job.op !== "renditions" &&
+        job.op !== "monogram";
       if (
-        job.signal === undefined && job.op !== "renditions" && slot.mailbox &&
+        mailable && slot.mailbox &&
         postJob(slot.mailbox, seq, job.op, job.input, job.options as TransformOptions | undefined)
       ) {
         // Posted in shared memory: no message; the deadline is the wait's own timeout, and the
@@ -395,6 +399,10 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
           job,
         ) as PackedRenditions,
       ),
+    monogram: (label, domain, transformOptions = {}, job) =>
+      submit({ op: "monogram", options: { ...transformOptions, label, domain } }, job) as Promise<
+        TransformResult
+      >,
     runForTests: (op, job, signal) => submit({ op, signal }, job),
     stats: () => ({
       started,

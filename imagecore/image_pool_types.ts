@@ -1,6 +1,6 @@
 /**
- * The image pool's interface ({@link ImagePool}, {@link ImageWork}) and options, apart from its
- * implementation in `image_pool.ts`, which re-exports them.
+ * The image pool's interface ({@link ImagePool}, {@link ImageWork}, {@link MonogramWork}) and
+ * options, apart from its implementation in `image_pool.ts`, which re-exports them.
  *
  * @example
  * ```ts
@@ -34,6 +34,24 @@ export interface ImageWork {
     options: RenditionsOptions,
     job?: JobOptions,
   ): Promise<RenditionsResult>;
+}
+
+/**
+ * A monogram tile drawn where the work runs: imagecore's SVG module writes the tile's document
+ * (`monogramSvg`) and `transform` draws it, so the isolate that asks never loads that module.
+ * The image pool offers it.
+ */
+export interface MonogramWork {
+  /**
+   * `transform(monogramSvg(label, domain), options)`: the tile of `label`'s first letter on
+   * `domain`'s colour.
+   */
+  monogram(
+    label: string,
+    domain: string,
+    options?: TransformOptions,
+    job?: JobOptions,
+  ): Promise<TransformResult>;
 }
 
 /** Per-job options. */
@@ -92,7 +110,7 @@ export interface ImagePoolStats {
 }
 
 /** A running pool; see the module doc. */
-export interface ImagePool extends ImageWork, AsyncDisposable {
+export interface ImagePool extends ImageWork, MonogramWork, AsyncDisposable {
   /** Resolves once every worker has loaded imagecore (rejects if one could not start). */
   ready(): Promise<void>;
   /**
@@ -100,7 +118,7 @@ export interface ImagePool extends ImageWork, AsyncDisposable {
    * releases a `test:hold` once its first Int32 cell is set and notified.
    */
   runForTests(
-    op: Exclude<ImageOp, "probe" | "transform" | "renditions">,
+    op: Exclude<ImageOp, "probe" | "transform" | "renditions" | "monogram">,
     job?: JobOptions,
     signal?: SharedArrayBuffer,
   ): Promise<unknown>;

@@ -2,6 +2,8 @@
  * Worker side of {@link ./image_pool.ts}: loads and instantiates both WASM modules, posts
  * `{ type: "ready" }`, then answers one job at a time with its result or its error's code and
  * message, and the linear memory it holds afterwards (the pool replaces a worker left large).
+ * Besides imagecore's calls it draws monogram tiles (`monogram`: `monogramSvg`, then `transform`),
+ * so the isolate that serves requests never loads the SVG module for them.
  *
  * The `test:` operations exist so that tests can show the pool's limits acting on a real worker:
  * a job that never returns, one that exhausts the JS heap, one that keeps growing WASM memory,
@@ -13,6 +15,7 @@ import process from "node:process";
 import { parentPort, workerData } from "node:worker_threads";
 import {
   ImageCoreError,
+  monogramSvg,
   probe,
   type RenditionsOptions,
   renditionsPacked,
@@ -31,6 +34,7 @@ export type ImageOp =
   | "probe"
   | "transform"
   | "renditions"
+  | "monogram"
   | "test:spin"
   | "test:heap"
   | "test:grow"
@@ -50,10 +54,18 @@ export interface ImageJob {
    * against 0.3 ms of CPU for 56 kB, `bench/render_overhead_bench.ts`).
    */
   input?: ArrayBuffer;
-  /** Options of `transform`, or of `renditions` (`./renditions.ts`). */
-  options?: TransformOptions | RenditionsOptions;
+  /** Options of `transform`, of `renditions` (`./renditions.ts`) or of `monogram`. */
+  options?: TransformOptions | RenditionsOptions | MonogramOptions;
   /** `test:hold` waits until the first Int32 cell of this buffer is not 0. */
   signal?: SharedArrayBuffer;
+}
+
+/** A `monogram` job's options: the tile's letter and colour sources, and `transform`'s options. */
+export interface MonogramOptions extends TransformOptions {
+  /** The brand label whose first letter is drawn (`monogramSvg`'s `label`). */
+  label: string;
+  /** The domain that picks the colour (`monogramSvg`'s `domain`). */
+  domain: string;
 }
 
 /** What the pool passes each worker as `workerData`. */
@@ -125,7 +137,7 @@ export function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
 function run(
   op: ImageOp,
   input?: Uint8Array,
-  options?: TransformOptions | RenditionsOptions,
+  options?: TransformOptions | RenditionsOptions | MonogramOptions,
   signal?: SharedArrayBuffer,
 ) {
   switch (op) {
@@ -135,6 +147,10 @@ function run(
       return transform(input!, (options ?? {}) as TransformOptions);
     case "renditions":
       return renditionsPacked(input!, options as RenditionsOptions);
+    case "monogram": {
+      const { label, domain, ...transformOptions } = options as MonogramOptions;
+      return transform(monogramSvg(label, domain), transformOptions);
+    }
     default:
       return testOp(op, signal);
   }

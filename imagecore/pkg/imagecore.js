@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=8b8bed294a29823dd3bba580d670807e4b46fcc0d57d83ad15100688cf879457 wasm-sha256=bb902923f9451dbc2bf48a459969a1bc261e368a965455e0dc7702e03dd1c834 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=a5fc31ca3af438cdd000695fdb33c27eb0847a994521f0f7aaf6994a49728e0d wasm-sha256=15b9b978cc177f66f00f0e29a29beeb92c931914b3054bdfa90ff0a7a7674eee rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

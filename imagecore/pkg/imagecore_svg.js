@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=8b8bed294a29823dd3bba580d670807e4b46fcc0d57d83ad15100688cf879457 wasm-sha256=9775a2473e4abd049edb6ac10d211470e8cd0a3cda783a4ef650f8f3ee44f2a3 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=a5fc31ca3af438cdd000695fdb33c27eb0847a994521f0f7aaf6994a49728e0d wasm-sha256=8d9a73488a0585151cb7aebef293f6c4abfb20e9418d7b5d904ae49bb5e19f76 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

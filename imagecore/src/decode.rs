@@ -9,6 +9,7 @@
 //! `EOI` marker (see `decode_jpeg`). Only the first frame of a GIF is decoded, so a cut in a
 //! later frame goes unnoticed.
 
+use crate::declared_size::check_declared_size;
 use crate::decode_jpeg::JpegSource;
 use crate::decode_png::PngSource;
 use crate::error::{Error, ErrorCode, Result};
@@ -139,9 +140,12 @@ impl Opened<'_> {
     }
 }
 
-/// Opens a decoder over `bytes` (header read, no pixels) and refuses what is over the limits.
-/// `rgb`: a JPEG that can be decoded to three channels is opened for them.
+/// Opens a decoder over `bytes` (header read, no pixels) and refuses what is over the limits:
+/// first the size the header declares (`declared_size`), before a decoder can call it a format
+/// error, then the size the decoder reports. `rgb`: a JPEG that can be decoded to three channels
+/// is opened for them.
 fn open(format: SourceFormat, bytes: &[u8], rgb: bool) -> Result<(Opened<'_>, Header)> {
+    check_declared_size(format, bytes)?;
     let opened = match format {
         SourceFormat::Png => Opened::Png(Box::new(PngSource::open(bytes)?)),
         SourceFormat::Jpeg => Opened::Jpeg(Box::new(JpegSource::open(bytes, rgb)?)),

@@ -6,6 +6,8 @@
 //! `ImageCoreError`s.
 
 #[cfg(feature = "raster")]
+pub mod declared_size;
+#[cfg(feature = "raster")]
 pub mod decode;
 #[cfg(feature = "raster")]
 pub mod decode_jpeg;

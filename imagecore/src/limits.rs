@@ -22,7 +22,8 @@ pub const MAX_DECODER_ALLOC: u64 = MAX_SOURCE_PIXELS * 4;
 pub const MAX_SOURCE_SIDE: u32 = 65_535;
 
 /// Refuses a source whose header declares no pixels (`corrupt`) or more than
-/// [`MAX_SOURCE_PIXELS`] or a side over [`MAX_SOURCE_SIDE`] (`too_large`).
+/// [`MAX_SOURCE_PIXELS`] or a side over [`MAX_SOURCE_SIDE`] (`too_large`, see
+/// [`refuse_over_limits`]).
 ///
 /// ```
 /// use imagecore::limits::check_source_size;
@@ -36,14 +37,30 @@ pub fn check_source_size(width: u32, height: u32) -> Result<()> {
             "Cannot decode image: corrupt data (zero width or height)",
         ));
     }
-    let pixels = u64::from(width) * u64::from(height);
-    if pixels > MAX_SOURCE_PIXELS || width.max(height) > MAX_SOURCE_SIDE {
-        return Err(Error::new(
-            ErrorCode::TooLarge,
-            format!(
-                "Cannot decode image: {width}×{height} exceeds the {MAX_SOURCE_PIXELS}-pixel limit"
-            ),
-        ));
-    }
-    Ok(())
+    refuse_over_limits(u64::from(width), u64::from(height), "")
+}
+
+/// Refuses a declared `width`×`height` with a side over [`MAX_SOURCE_SIDE`] or more than
+/// [`MAX_SOURCE_PIXELS`], as `too_large` naming the size and the limit it passes ("Cannot decode
+/// image: 70000×70000 exceeds the 65535-px limit"); `what` goes before the size ("a frame of ").
+/// Zero sides pass: whether they are an error is the decoder's to say.
+///
+/// ```
+/// use imagecore::limits::refuse_over_limits;
+/// let error = refuse_over_limits(70_000, 70_000, "").unwrap_err();
+/// assert_eq!(error.message, "Cannot decode image: 70000×70000 exceeds the 65535-px limit");
+/// assert!(refuse_over_limits(4096, 4096, "").is_ok());
+/// ```
+pub fn refuse_over_limits(width: u64, height: u64, what: &str) -> Result<()> {
+    let limit = if width.max(height) > u64::from(MAX_SOURCE_SIDE) {
+        format!("{MAX_SOURCE_SIDE}-px")
+    } else if width.saturating_mul(height) > MAX_SOURCE_PIXELS {
+        format!("{MAX_SOURCE_PIXELS}-pixel")
+    } else {
+        return Ok(());
+    };
+    Err(Error::new(
+        ErrorCode::TooLarge,
+        format!("Cannot decode image: {what}{width}×{height} exceeds the {limit} limit"),
+    ))
 }

@@ -16,9 +16,10 @@
 //!   merge's inputs), with the weights of `svg_work_weights` — `svg_fit::fit` then draws such a tree
 //!   smaller instead, down to a quarter of the
 //!   width;
-//! - put a point or a stroke (its width times its miter limit) further than
-//!   [`MAX_DEVICE_COORD`] pixels from the origin, or compute a non-finite transform: tiny-skia
-//!   panics rasterising such geometry (a `stroke-width="1e30"`).
+//! - put a point, a stroke (its width times its miter limit), a mask region or a pattern tile
+//!   further than [`MAX_DEVICE_COORD`] pixels from the origin, or compute a non-finite transform:
+//!   tiny-skia panics rasterising such geometry (a `stroke-width="1e30"`, a mask region of `1e30`
+//!   units). Filter regions and subregions are range-checked by `svg_filter_range`.
 //!
 //! The walk stops at the first limit passed, so it is itself bounded by the element limit.
 
@@ -63,6 +64,37 @@ fn area(rect: Option<NonZeroRect>) -> f64 {
 
 fn out_of_range(what: &str) -> crate::error::Error {
     too_complex(format!("{what} beyond {MAX_DEVICE_COORD} px at this size"))
+}
+
+/// Where tiny-skia-path's patched `bbox_transform` clamps a region whose user-space extent
+/// overflowed `f32` (vendor/README.md): an edge this far out is such a region.
+pub(crate) const SATURATED_EDGE: f32 = f32::MAX / 4.0;
+
+/// Whether usvg computed `rect` (a filter, mask or pattern region in `objectBoundingBox` units)
+/// from a bounding box so large that it overflowed `f32`: refused at any scale, so that the
+/// clamped stand-in never decides what is drawn.
+pub(crate) fn saturated(rect: NonZeroRect) -> bool {
+    [rect.left(), rect.top(), rect.right(), rect.bottom()]
+        .iter()
+        .any(|v| v.abs() >= SATURATED_EDGE)
+}
+
+/// Refuses a region (a mask's, a pattern tile's) that overflowed `f32` in user space
+/// ([`saturated`]) or reaches further than [`MAX_DEVICE_COORD`] once drawn with `ts`: tiny-skia
+/// panics filling a mask region of `1e30` user units.
+fn check_region(rect: NonZeroRect, ts: Transform, what: &str) -> Result<()> {
+    if saturated(rect) {
+        return Err(too_complex(format!("{what} overflowing f32 in user space")));
+    }
+    let reach = rect.transform(ts).map(|r| {
+        [r.left(), r.top(), r.right(), r.bottom()]
+            .iter()
+            .fold(0.0f32, |m, v| m.max(v.abs()))
+    });
+    match reach {
+        Some(reach) if reach.is_finite() && reach <= MAX_DEVICE_COORD => Ok(()),
+        _ => Err(out_of_range(&format!("{what} reaching"))),
+    }
 }
 
 fn check_transform(ts: Transform) -> Result<Transform> {
@@ -165,6 +197,7 @@ impl Walk {
         }
         let mut mask = g.mask();
         while let Some(m) = mask {
+            check_region(m.rect(), ts, "a mask region")?;
             self.spend(CLIP_OR_MASK * layer)?;
             self.children(
                 m.root(),
@@ -201,8 +234,10 @@ impl Walk {
 
     fn paint(&mut self, paint: &Paint, ts: Transform, depth: usize, held: f64) -> Result<()> {
         if let Paint::Pattern(pattern) = paint {
-            let (sx, sy) = check_transform(ts.pre_concat(pattern.transform()))?.get_scale();
+            let pattern_ts = check_transform(ts.pre_concat(pattern.transform()))?;
             let rect = pattern.rect();
+            check_region(rect, pattern_ts, "a pattern tile")?;
+            let (sx, sy) = pattern_ts.get_scale();
             let tile =
                 f64::from((rect.width() * sx).round()) * f64::from((rect.height() * sy).round());
             if tile >= 1.0 {

@@ -3,12 +3,13 @@
 //! `unreachable` trap in WASM). Every length a primitive takes — the filter region and each
 //! primitive's subregion, offsets, shadow offsets, standard deviations, morphology radii, the
 //! displacement scale, light positions — must lie within [`MAX_DEVICE_COORD`] output pixels once
-//! scaled; every other number (lighting constants, convolution divisor, bias and kernel, turbulence
-//! frequency times the reachable extent) must be finite and bounded. A value out of range is
-//! refused as `too_large`, like every other budget.
+//! scaled, and no region may have overflowed `f32` in user space (`svg_budget::saturated`); every
+//! other number (lighting constants, convolution divisor, bias and kernel, turbulence frequency
+//! times the reachable extent) must be finite and bounded. A value out of range is refused as
+//! `too_large`, like every other budget.
 
 use crate::error::Result;
-use crate::svg_budget::MAX_DEVICE_COORD;
+use crate::svg_budget::{saturated, MAX_DEVICE_COORD};
 use crate::svg_prepass::too_complex;
 use resvg::tiny_skia::{NonZeroRect, Transform};
 use resvg::usvg::filter::{Filter, Kind, LightSource, Primitive};
@@ -55,6 +56,11 @@ fn number(value: f32, what: &str) -> Result<()> {
 }
 
 fn region(rect: NonZeroRect, ts: Transform, what: &str) -> Result<()> {
+    // A region that overflowed f32 in user space (usvg's objectBoundingBox product, clamped by
+    // the patched tiny-skia-path) is out of range whatever the scale.
+    if saturated(rect) {
+        return Err(refuse(what));
+    }
     let device = rect.transform(ts).ok_or_else(|| refuse(what))?;
     for v in [device.left(), device.top(), device.right(), device.bottom()] {
         length(v, 1.0, what)?;

@@ -7,8 +7,9 @@
 const ROOT = new URL("../", import.meta.url);
 
 /**
- * Files (relative to imagecore/) whose content determines the built WASM: the Rust sources and
- * the fonts they embed (`fonts/*.ttf`, `include_bytes!` in `src/svg_font.rs`).
+ * Files (relative to imagecore/) whose content determines the built WASM: the Rust sources, the
+ * fonts they embed (`fonts/*.ttf`, `include_bytes!` in `src/svg_font.rs`), and the vendored
+ * crates `Cargo.toml` patches in (`vendor/*`: their manifests and sources).
  */
 export function buildInputs(): string[] {
   const files = ["Cargo.toml", "Cargo.lock", ".cargo/config.toml", "tools/build.ts"];
@@ -16,11 +17,12 @@ export function buildInputs(): string[] {
     for (const entry of Deno.readDirSync(new URL(dir, ROOT))) {
       const path = `${dir}${entry.name}`;
       if (entry.isDirectory) walk(`${path}/`);
-      else if (entry.name.endsWith(".rs") || entry.name.endsWith(".ttf")) files.push(path);
+      else if (/\.(rs|ttf)$|^Cargo\.toml$/.test(entry.name)) files.push(path);
     }
   };
   walk("src/");
   walk("fonts/");
+  walk("vendor/");
   return files.sort();
 }
 

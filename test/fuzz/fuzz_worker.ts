@@ -5,7 +5,7 @@
  * @module
  */
 import { checkCall, type FuzzTarget } from "./check_call.ts";
-import { type Call, generate } from "./generate.ts";
+import { type Call, type Case, describeError, type generate } from "./generate.ts";
 import type { Seed } from "./seeds.ts";
 import type { ProbeResult } from "../../imagecore/mod.ts";
 
@@ -23,6 +23,8 @@ export interface StartMessage {
   slowMs: number;
   /** Module to fuzz (imagecore/mod.ts, or a stand-in). */
   target: string;
+  /** Module exporting `generate` (./generate.ts, or a stand-in whose mutators fail). */
+  generator: string;
   /** Check the seeds decode before fuzzing. */
   checkSeeds: boolean;
 }
@@ -39,9 +41,25 @@ export interface CallSummary {
   finding?: { kind: string; detail: string };
 }
 
+/** A bug of the fuzzer itself, met while building or running a case (see `run_fuzz.ts`). */
+export interface HarnessError {
+  /** "mutator": a mutator threw, that mutation was skipped; "case": the case loop threw, the
+   * case was skipped; "worker": the Worker died outside any call. */
+  kind: "mutator" | "case" | "worker";
+  /** Iteration of the case. */
+  iteration: number;
+  /** The mutator ("structure (gif)"), or "" for the other kinds. */
+  mutator: string;
+  /** The error, e.g. "TypeError: Cannot read properties of undefined (reading 'toString')". */
+  detail: string;
+  /** Where in test/fuzz/ it was thrown, e.g. "structure.ts:109:81" ("" when unknown). */
+  where: string;
+}
+
 /** Messages the worker posts. */
 export type WorkerMessage =
   | { type: "ready" }
+  /** A heartbeat before each call (`index` into the case's calls; -1: building the case). */
   | { type: "call"; iteration: number; index: number }
   | {
     type: "case";
@@ -51,7 +69,9 @@ export type WorkerMessage =
     size: number;
     mutations: string[];
     calls: CallSummary[];
+    harnessErrors: HarnessError[];
   }
+  | { type: "case-failed"; error: HarnessError }
   | { type: "seed-failed"; seed: string; detail: string }
   | { type: "finished"; next: number };
 
@@ -81,6 +101,7 @@ function checkSeeds(target: FuzzTarget, seeds: Seed[]): boolean {
 scope.onmessage = async (event) => {
   const start = event.data;
   const target = await import(start.target) as FuzzTarget;
+  const generator = await import(start.generator) as { generate: typeof generate };
   scope.postMessage({ type: "ready" });
   if (start.checkSeeds && !checkSeeds(target, start.seeds)) {
     scope.postMessage({ type: "finished", next: start.from });
@@ -89,24 +110,55 @@ scope.onmessage = async (event) => {
   const until = Date.now() + start.ms;
   let iteration = start.from;
   for (; Date.now() < until; iteration++) {
-    const c = generate(start.seeds, start.runSeed, iteration);
-    const calls: CallSummary[] = [];
-    let probed: ProbeResult | undefined;
-    c.calls.forEach((call, index) => {
-      scope.postMessage({ type: "call", iteration, index });
-      const { result, ...verdict } = checkCall(target, call, c.bytes, start.slowMs, probed);
-      if (call.fn === "probe" && verdict.outcome === "ok") probed = result as ProbeResult;
-      calls.push({ call, ...verdict });
-    });
-    scope.postMessage({
-      type: "case",
-      iteration,
-      seed: c.seed,
-      format: c.format,
-      size: c.bytes.length,
-      mutations: c.mutations,
-      calls,
-    });
+    try {
+      runCase(target, generator.generate, start, iteration);
+    } catch (error) {
+      // The harness's own bug (imagecore's errors are caught by checkCall): skip the case, go on.
+      scope.postMessage({ type: "case-failed", error: harnessError("case", iteration, error) });
+    }
   }
   scope.postMessage({ type: "finished", next: iteration });
 };
+
+function runCase(
+  target: FuzzTarget,
+  generate: (seeds: Seed[], runSeed: number, iteration: number) => Case,
+  start: StartMessage,
+  iteration: number,
+): void {
+  scope.postMessage({ type: "call", iteration, index: -1 });
+  const c = generate(start.seeds, start.runSeed, iteration);
+  const calls: CallSummary[] = [];
+  let probed: ProbeResult | undefined;
+  c.calls.forEach((call, index) => {
+    scope.postMessage({ type: "call", iteration, index });
+    const { result, ...verdict } = checkCall(target, call, c.bytes, start.slowMs, probed);
+    if (call.fn === "probe" && verdict.outcome === "ok") probed = result as ProbeResult;
+    calls.push({ call, ...verdict });
+  });
+  scope.postMessage({
+    type: "case",
+    iteration,
+    seed: c.seed,
+    format: c.format,
+    size: c.bytes.length,
+    mutations: c.mutations,
+    calls,
+    harnessErrors: c.mutatorErrors.map(({ mutator, detail, where }) => ({
+      kind: "mutator" as const,
+      iteration,
+      mutator,
+      detail,
+      where,
+    })),
+  });
+}
+
+/** Describes an exception the harness threw. */
+function harnessError(
+  kind: HarnessError["kind"],
+  iteration: number,
+  error: unknown,
+): HarnessError {
+  return { kind, iteration, mutator: "", ...describeError(error) };
+}

@@ -70,6 +70,13 @@ if (replay !== undefined) {
     `seed ${runSeed}, iteration ${c.iteration}: ${c.seed} (${c.format}), ${c.bytes.length} bytes`,
   );
   console.log(`mutations: ${c.mutations.join("; ")}`);
+  for (const e of c.mutatorErrors) {
+    console.log(
+      `HARNESS ERROR: the ${e.mutator} mutator threw at ${
+        e.where || "?"
+      } on ${e.input.length} B: ${e.detail}`,
+    );
+  }
   const file = `${await out()}/replay-s${runSeed}-i${c.iteration}.${c.format}`;
   await Deno.writeFile(file, c.bytes);
   console.log(`input saved to ${file}`);
@@ -160,9 +167,27 @@ if (report.brokenSeeds.length) {
   console.error(`\nseed corpus broken, nothing fuzzed:\n  ${report.brokenSeeds.join("\n  ")}`);
   Deno.exit(2);
 }
+// The fuzzer's own bugs: survived (the run went on), but each hides the mutation it skipped.
+const harness = new Map<string, { count: number; first: number }>();
+for (const e of report.harnessErrors) {
+  const key = `${e.kind}${e.mutator ? ` ${e.mutator}` : ""} at ${e.where || "?"}: ${e.detail}`;
+  const seen = harness.get(key) ?? { count: 0, first: e.iteration };
+  harness.set(key, { count: seen.count + 1, first: Math.min(seen.first, e.iteration) });
+}
+if (harness.size === 0) console.log("harness errors: none");
+else {
+  console.log(
+    `harness errors: ${report.harnessErrors.length} (${harness.size} distinct) — the fuzzer's own ` +
+      "bugs, each survived and skipped:",
+  );
+  for (const [key, { count, first }] of harness) {
+    console.log(`  ×${count} ${key}`);
+    console.log(`      replay: FUZZ_SEED=${runSeed} FUZZ_REPLAY=${first} deno task fuzz`);
+  }
+}
 if (report.findings.length === 0) {
   console.log("\nfindings: none");
-  Deno.exit(0);
+  Deno.exit(harness.size ? 1 : 0);
 }
 console.log(`\nfindings: ${report.findings.length} (${saved.size} distinct), inputs in ${outDir}`);
 const shown = new Set<string>();

@@ -59,6 +59,8 @@ const ATTRIBUTES = [
 /** Snippets inserted before `</svg>`; `{png}` becomes a data: URI of a raster seed. */
 const SNIPPETS = [
   `<defs><filter id="huge" x="-1e6" y="-1e6" width="2e6" height="2e6"><feGaussianBlur stdDeviation="1e5"/></filter></defs><rect width="10" height="10" filter="url(#huge)"/>`,
+  // Regions in objectBoundingBox units over a box near f32's range (issue #30: a trap in usvg).
+  `<defs><filter id="hb" x="-1e6" width="2e6" primitiveUnits="objectBoundingBox"><feFlood x="-1e6" width="2e6"/><feOffset dx="1"/></filter><mask id="mb"><rect width="9" height="9" fill="white"/></mask><pattern id="pb" width="1e6" height="1"><rect width="1" height="1"/></pattern></defs><rect width="3e38" height="10" filter="url(#hb)"/><rect width="3e38" height="10" mask="url(#mb)" fill="url(#pb)"/><g transform="scale(1e-6)"><rect width="3e38" height="1e30" style="filter:blur(2px)"/></g>`,
   `<defs><filter id="f1"><feMorphology radius="1e4"/><feConvolveMatrix order="3" kernelMatrix="1 1 1 1 1 1 1 1 1"/><feTurbulence baseFrequency="1e3" numOctaves="1000"/></filter></defs><rect width="1e4" height="1e4" filter="url(#f1)"/>`,
   `<g id="loop"><use href="#loop"/></g>`,
   `<defs><g id="a0"><use href="#a1"/><use href="#a1"/></g><g id="a1"><use href="#a2"/><use href="#a2"/></g><g id="a2"><use href="#a3"/><use href="#a3"/></g><g id="a3"><rect width="1" height="1"/></g></defs><use href="#a0"/>`,

@@ -2,12 +2,14 @@
  * Runs the fuzz loop in a Worker for a bounded time, with a watchdog: when no call has finished
  * for `hangMs`, the Worker is terminated, the case that hung is rebuilt from its iteration and
  * recorded, and a fresh Worker carries on from the next iteration. Collects outcome counts, the
- * slowest calls and every finding (with its input bytes).
+ * slowest calls and every finding (with its input bytes). The fuzzer's own bugs (a mutator or the
+ * case loop throwing, a Worker lost while building a case) never end the run: each is counted in
+ * `harnessErrors` and the run goes on.
  * @module
  */
 import type { FindingKind } from "./check_call.ts";
-import type { CallSummary, StartMessage, WorkerMessage } from "./fuzz_worker.ts";
-import { type Call, generate } from "./generate.ts";
+import type { CallSummary, HarnessError, StartMessage, WorkerMessage } from "./fuzz_worker.ts";
+import type { Call, Case, generate as generateCase } from "./generate.ts";
 import type { Seed } from "./seeds.ts";
 
 /** Settings of a run. */
@@ -24,6 +26,11 @@ export interface FuzzSettings {
   hangMs: number;
   /** Module to fuzz; default imagecore/mod.ts. */
   target?: string;
+  /**
+   * Module exporting the `generate` of cases; default ./generate.ts. The harness's own tests
+   * swap in a stand-in whose mutators throw (fake_generator.ts).
+   */
+  generator?: string;
   /** Called with each finding as it is found (to save it at once). */
   onFinding?: (finding: Finding) => void | Promise<void>;
   /** Called about every 10 s with the iterations so far. */
@@ -86,10 +93,27 @@ export interface FuzzReport {
   findings: Finding[];
   /** Seeds that did not decode before mutation (the corpus is broken; nothing was fuzzed). */
   brokenSeeds: string[];
+  /**
+   * The fuzzer's own bugs, each survived: a mutator that threw (that mutation skipped, the case
+   * run without it), a case whose loop threw (the case skipped), a Worker that died or hung while
+   * building a case (a fresh one goes on from the next case).
+   */
+  harnessErrors: HarnessError[];
 }
+
+export type { HarnessError };
 
 /** Fuzzes `settings.target` for `settings.seconds` and reports. */
 export async function runFuzz(settings: FuzzSettings): Promise<FuzzReport> {
+  const generator = settings.generator ?? new URL("./generate.ts", import.meta.url).href;
+  const { generate } = await import(generator) as { generate: typeof generateCase };
+  const rebuild = (iteration: number): Case | undefined => {
+    try {
+      return generate(settings.seeds, settings.runSeed, iteration);
+    } catch {
+      return undefined; // the Worker met the same exception: it is reported from there
+    }
+  };
   const target = settings.target ?? new URL("../../imagecore/mod.ts", import.meta.url).href;
   let fuzzedMs = 0; // time Workers spent fuzzing, their start-up (module loading) excluded
   const report: FuzzReport = {
@@ -101,6 +125,7 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzReport> {
     slowest: [],
     findings: [],
     brokenSeeds: [],
+    harnessErrors: [],
   };
   const saving: Promise<void>[] = [];
   const record = (finding: Finding) => {
@@ -131,18 +156,31 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzReport> {
         resolve(nextIteration);
       };
       const lost = (kind: "hang" | "crash", detail: string) => {
-        const c = generate(settings.seeds, settings.runSeed, current.iteration);
-        record({
-          kind,
-          detail,
-          iteration: c.iteration,
-          call: c.calls[current.index],
-          seed: c.seed,
-          format: c.format,
-          mutations: c.mutations,
-          ms: performance.now() - lastProgress,
-          bytes: c.bytes,
-        });
+        const ms = performance.now() - lastProgress;
+        // Rebuilt here to save its input; a case that cannot be rebuilt is the harness's fault.
+        const c = rebuild(current.iteration);
+        if (current.index < 0 || c === undefined) {
+          // Stopped while building the case, not in a call: not imagecore's doing.
+          report.harnessErrors.push({
+            kind: "worker",
+            iteration: current.iteration,
+            mutator: "",
+            detail: `${kind} while building the case: ${detail}`,
+            where: "",
+          });
+        } else {
+          record({
+            kind,
+            detail,
+            iteration: c.iteration,
+            call: c.calls[current.index],
+            seed: c.seed,
+            format: c.format,
+            mutations: c.mutations,
+            ms,
+            bytes: c.bytes,
+          });
+        }
         stop(current.iteration + 1);
       };
       const watchdog = setInterval(() => {
@@ -160,9 +198,11 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzReport> {
         if (m.type === "ready") ready = lastProgress;
         else if (m.type === "call") current = { iteration: m.iteration, index: m.index };
         else if (m.type === "seed-failed") report.brokenSeeds.push(`${m.seed}: ${m.detail}`);
+        else if (m.type === "case-failed") report.harnessErrors.push(m.error);
         else if (m.type === "finished") stop(m.next);
         else if (m.type === "case") {
           report.iterations++;
+          report.harnessErrors.push(...m.harnessErrors);
           const c = m.calls;
           c.forEach((call) => count(m.format, call));
           for (const call of c) {
@@ -180,7 +220,7 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzReport> {
           }
           const found = c.filter((call) => call.finding);
           if (found.length) {
-            const bytes = generate(settings.seeds, settings.runSeed, m.iteration).bytes;
+            const bytes = rebuild(m.iteration)?.bytes ?? new Uint8Array();
             for (const call of found) {
               const { kind, detail } = call.finding!;
               record({
@@ -210,6 +250,7 @@ export async function runFuzz(settings: FuzzSettings): Promise<FuzzReport> {
         ms,
         slowMs: settings.slowMs,
         target,
+        generator,
         checkSeeds,
       };
       worker.postMessage(message);

@@ -100,17 +100,23 @@ function subBlocksEnd(b: Uint8Array, at: number): number {
   return at + 1;
 }
 
+/** A GIF colour table's length from the flags byte that announces it (absent past the end). */
+function gifTable(flags: number | undefined): number {
+  return flags !== undefined && flags & 0x80 ? 3 << ((flags & 7) + 1) : 0;
+}
+
 function gifSegments(b: Uint8Array): Segment[] {
   const out: Segment[] = [];
-  let at = 13 + (b[10] & 0x80 ? 3 << ((b[10] & 7) + 1) : 0);
+  let at = 13 + gifTable(b[10]);
   while (at < b.length) {
     if (b[at] === 0x21) {
+      // A mutated file may end right after the introducer: no label, no sub-blocks.
+      if (at + 1 >= b.length) break;
       const end = subBlocksEnd(b, at + 2);
       out.push({ start: at, end: Math.min(end, b.length), kind: `ext${b[at + 1].toString(16)}` });
       at = end;
     } else if (b[at] === 0x2c) {
-      const flags = b[at + 9];
-      const data = at + 10 + (flags & 0x80 ? 3 << ((flags & 7) + 1) : 0);
+      const data = at + 10 + gifTable(b[at + 9]);
       const end = subBlocksEnd(b, data + 1);
       out.push({ start: at, end: Math.min(end, b.length), kind: "image" });
       at = end;
@@ -238,8 +244,7 @@ function segmentFields(format: SourceFormat, b: Uint8Array, s: Segment): Field[]
   }
   if (format === "gif") {
     if (s.kind === "image") {
-      const flags = b[at + 9];
-      const lzw = at + 10 + (flags & 0x80 ? 3 << ((flags & 7) + 1) : 0);
+      const lzw = at + 10 + gifTable(b[at + 9]);
       return [
         f("image.left", at + 1, 2, true, "dim"),
         f("image.top", at + 3, 2, true, "dim"),

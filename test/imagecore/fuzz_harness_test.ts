@@ -17,6 +17,10 @@ function fake(mode: string): string {
   return new URL(`../fuzz/fake_target.ts?mode=${mode}`, import.meta.url).href;
 }
 
+function fakeGenerator(mode: "mutator" | "case"): string {
+  return new URL(`../fuzz/fake_generator.ts?mode=${mode}`, import.meta.url).href;
+}
+
 function fuzz(mode: string, settings: Partial<FuzzSettings> = {}): Promise<FuzzReport> {
   return runFuzz({
     seeds: [seed],
@@ -84,6 +88,31 @@ Deno.test("a hang is cut off by the watchdog, saved, and the run carries on", as
   const first = report.findings[0];
   deepStrictEqual(first.bytes, generate([seed], 7, first.iteration).bytes);
   ok(report.iterations > first.iteration - 1, "cases after the hang were not run");
+});
+
+Deno.test("a mutator that throws is counted and reported, and the run goes on", async () => {
+  const report = await fuzz("typed", { generator: fakeGenerator("mutator") });
+  deepStrictEqual(report.findings, [], "the harness's bug is not imagecore's finding");
+  ok(report.harnessErrors.length >= 2, `${report.harnessErrors.length} harness error(s)`);
+  for (const e of report.harnessErrors) {
+    strictEqual(e.kind, "mutator");
+    strictEqual(e.iteration % 3, 1, "only the cases the stand-in broke");
+    ok(e.detail.startsWith("TypeError: "), e.detail);
+  }
+  // Every case ran, those with a failed mutator included (their mutations skipped).
+  const last = Math.max(...report.harnessErrors.map((e) => e.iteration));
+  ok(report.iterations > last, `${report.iterations} cases, the last error at ${last}`);
+});
+
+Deno.test("a case whose building throws is skipped, counted, and the run goes on", async () => {
+  const report = await fuzz("typed", { generator: fakeGenerator("case") });
+  deepStrictEqual(report.findings, []);
+  ok(report.harnessErrors.length >= 2, `${report.harnessErrors.length} harness error(s)`);
+  ok(report.harnessErrors.every((e) => e.kind === "case" && e.iteration % 3 === 1));
+  ok(
+    report.harnessErrors.every((e) => e.detail.startsWith("RangeError: fake case failure")),
+  );
+  ok(report.iterations >= 2 * report.harnessErrors.length, `${report.iterations} cases`);
 });
 
 Deno.test("a seed the target cannot decode stops the run before fuzzing", async () => {

@@ -281,6 +281,74 @@ export function hostileSvgs(): HostileSvg[] {
         }"/></defs>` + `<use href="#i"/>`.repeat(2000),
       ),
     },
+    // Issue #30, defect 6: regions in objectBoundingBox units over a huge box overflowed f32 in
+    // usvg (tiny-skia-path's bbox_transform unwrapped the product): a trap while parsing.
+    {
+      name: "issue 30: filter region 2e6 over a 1e38 rect, blur 1e5",
+      svg: `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32"><filter id="h" ` +
+        `x="-1e6" y="-1e6" width="2e6" height="2e6"><feGaussianBlur stdDeviation="1e5"/>` +
+        `</filter><rect width="1e38" height="10" filter="url(#h)"/></svg>`,
+    },
+    { name: "blur stdDeviation 1e5 alone", svg: blur("1e5") },
+    { name: "blur stdDeviation 1e9 alone", svg: blur("1e9") },
+    {
+      name: "filter region 2e6 alone",
+      svg: blur("1", `x="-1e6" y="-1e6" width="2e6" height="2e6"`),
+    },
+    ...[
+      [`offset, default region`, `<filter id="f"><feOffset dx="1"/></filter>`, `filter="url(#f)"`],
+      [
+        `flood and arithmetic composite`,
+        `<filter id="f" width="10"><feFlood result="a"/>` +
+        `<feComposite in="SourceGraphic" in2="a" operator="arithmetic" k1="1" k2="1"/></filter>`,
+        `filter="url(#f)"`,
+      ],
+      [
+        `subregion in bbox units`,
+        `<filter id="f" primitiveUnits="objectBoundingBox"><feFlood x="-1e6" width="2e6"/>` +
+        `</filter>`,
+        `filter="url(#f)"`,
+      ],
+      [`CSS blur`, ``, `style="filter:blur(2px)"`],
+      [
+        `default mask region`,
+        `<mask id="m"><rect width="10" height="10" fill="white"/></mask>`,
+        `mask="url(#m)"`,
+      ],
+      [
+        `pattern tile 1e6`,
+        `<pattern id="p" width="1e6" height="1"><rect width="1" height="1"/></pattern>`,
+        `fill="url(#p)"`,
+      ],
+    ].map(([what, defs, use]) => ({
+      name: `3e38 rect, ${what}`,
+      svg: svgDoc(`${defs}<rect width="3e38" height="10" ${use}/>`),
+    })),
+    {
+      name: "1e37 box from a child's transform, filter region 10",
+      svg: svgDoc(
+        `<filter id="f" width="10"><feOffset dx="1"/></filter><g filter="url(#f)">` +
+          `<rect transform="scale(1e37)" width="10" height="10"/></g>`,
+      ),
+    },
+    {
+      // Not an overflow: tiny-skia panicked filling a mask region this far out.
+      name: "mask region of 1e30 user units",
+      svg: svgDoc(
+        `<mask id="m" maskUnits="userSpaceOnUse" x="-1e30" y="-1e30" width="2e30" height="2e30">` +
+          `<rect width="10" height="10" fill="white"/></mask>` +
+          `<rect width="60" height="10" mask="url(#m)"/>`,
+      ),
+    },
+    {
+      // The region overflows f32 in user space: refused however small it would be drawn.
+      name: "filter region 2e6 over a 6e37 rect scaled 1e-36",
+      svg: svgDoc(
+        `<filter id="f" x="-1e6" y="-1e6" width="2e6" height="2e6"><feOffset dx="1"/></filter>` +
+          `<g transform="scale(1e-6)">`.repeat(6) +
+          `<rect width="6e37" height="3e37" filter="url(#f)"/>` + "</g>".repeat(6),
+      ),
+    },
     // Issue #14: text is drawn with the bundled font, so glyphs are work too.
     { name: "a million glyphs", svg: svgDoc(`<text y="50">${"W".repeat(1_000_000)}</text>`) },
     {

@@ -168,3 +168,83 @@ pub fn rle8_bmp(width: i32, height: i32, rows: u32) -> Vec<u8> {
     out.extend_from_slice(&data);
     out
 }
+
+/// A 16×16 baseline JPEG whose frame header (SOF0) declares `width`×`height`.
+pub fn jpeg_declaring(width: u16, height: u16) -> Vec<u8> {
+    let mut jpeg = super::jpeg(&super::busy(16, 16));
+    let sof = jpeg
+        .windows(2)
+        .position(|pair| pair == [0xff, 0xc0])
+        .expect("a baseline JPEG has SOF0");
+    jpeg[sof + 5..sof + 7].copy_from_slice(&height.to_be_bytes());
+    jpeg[sof + 7..sof + 9].copy_from_slice(&width.to_be_bytes());
+    jpeg
+}
+
+/// A 4×4 24-bit BMP whose info header declares `width`×`height` (negative: top-down).
+pub fn bmp_declaring(width: i32, height: i32) -> Vec<u8> {
+    let mut bmp = super::bmp(&super::busy(4, 4));
+    assert!(
+        bmp[14] >= 40,
+        "an info header (V4 from this encoder), not a core one"
+    );
+    bmp[18..22].copy_from_slice(&width.to_le_bytes());
+    bmp[22..26].copy_from_slice(&height.to_le_bytes());
+    bmp
+}
+
+/// A WebP whose VP8X chunk declares a `width`×`height` canvas, holding a 16×16 lossless frame.
+pub fn webp_vp8x_declaring(width: u32, height: u32) -> Vec<u8> {
+    let lossless = super::webp(&super::busy(16, 16));
+    let mut body = b"WEBPVP8X".to_vec();
+    body.extend_from_slice(&10u32.to_le_bytes());
+    body.extend_from_slice(&[0; 4]); // flags, reserved
+    body.extend_from_slice(&(width - 1).to_le_bytes()[..3]);
+    body.extend_from_slice(&(height - 1).to_le_bytes()[..3]);
+    body.extend_from_slice(&lossless[12..]); // its VP8L chunk
+    let mut out = b"RIFF".to_vec();
+    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// A lossless WebP (VP8L) whose header declares `width`×`height` (14 bits each: 1 to 16384).
+pub fn webp_vp8l_declaring(width: u32, height: u32) -> Vec<u8> {
+    let mut webp = super::webp(&super::busy(16, 16));
+    assert_eq!((&webp[12..16], webp[20]), (&b"VP8L"[..], 0x2f));
+    let bits = u32::from_le_bytes([webp[21], webp[22], webp[23], webp[24]]);
+    let bits = (bits & !0x0fff_ffff) | ((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14);
+    webp[21..25].copy_from_slice(&bits.to_le_bytes());
+    webp
+}
+
+/// An ICO of one 16×16 BMP entry whose DIB declares `width`×`height` (stored doubled, as ICO
+/// entries store their height).
+pub fn ico_dib_declaring(width: i32, height: i32) -> Vec<u8> {
+    let mut dib = super::ico_dib(&super::busy(16, 16));
+    dib[4..8].copy_from_slice(&width.to_le_bytes());
+    dib[8..12].copy_from_slice(&(height * 2).to_le_bytes());
+    super::ico(&[(32, dib, 16)])
+}
+
+/// A GIF of one 16×16 screen whose first frame's descriptor declares `width`×`height`.
+pub fn gif_frame_declaring(width: u16, height: u16) -> Vec<u8> {
+    let mut gif = gif_declaring(16, 16);
+    let table = if gif[10] & 0x80 != 0 {
+        3 << ((gif[10] & 7) + 1)
+    } else {
+        0
+    };
+    let mut at = 13 + table;
+    while gif[at] == 0x21 {
+        at += 2;
+        while gif[at] != 0 {
+            at += usize::from(gif[at]) + 1;
+        }
+        at += 1;
+    }
+    assert_eq!(gif[at], 0x2c, "an image descriptor");
+    gif[at + 5..at + 7].copy_from_slice(&width.to_le_bytes());
+    gif[at + 7..at + 9].copy_from_slice(&height.to_le_bytes());
+    gif
+}
