@@ -6,7 +6,9 @@
  *
  * `export` writes `FILE.partial` and renames it to `FILE` once complete, so `FILE` is never a
  * half-written archive (an existing `FILE` is replaced only then). `import-archive` verifies the
- * whole file before writing anything: a bad file or a conflict exits with status 1 and the store
+ * whole file before writing anything (every image decoded in an image pool's worker, as `logo add`
+ * checks a file: `admin_pool.ts`): a bad file, a bad entry (named by its line), a token that
+ * belongs to another key (a revoked one included) or a conflict exits with status 1 and the store
  * unchanged.
  *
  * @example
@@ -19,6 +21,7 @@
 import { ArchiveError } from "../store/archive_format.ts";
 import { importArchive, ImportConflict } from "../store/archive_import.ts";
 import { writeArchive } from "../store/archive_writer.ts";
+import { startAdminPool } from "./admin_pool.ts";
 import { type AdminCommand, type AdminContext, isoTime, printJson } from "./io.ts";
 import { ProgressBar } from "./progress_bar.ts";
 import { parseCommandArgs } from "./usage.ts";
@@ -84,8 +87,10 @@ async function importStore(context: AdminContext, file: string, replace: boolean
   context.stderr(`Verifying ${file}…\n`);
   let bar: ProgressBar | undefined;
   try {
+    await using imaging = await startAdminPool();
     const result = await importArchive(context.kv, open, {
       replace,
+      imaging,
       onVerified(plan) {
         const { keys, logos } = plan;
         const total = keys.added + keys.replaced + keys.unchanged + logos.added + logos.replaced +

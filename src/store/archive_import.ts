@@ -2,17 +2,21 @@
  * Restores a backup archive (`archive_format.ts`) into a store, in two passes over the file:
  *
  * 1. **Verify** — read the whole archive (`archive_reader.ts`: format, every field, every image's
- *    SHA-256, the trailer's counts and checksum) and compare each key and logo with the store,
- *    writing nothing. A truncated, corrupt or foreign file, a duplicate entry, a token that belongs
- *    to another key, or — without `replace` — a key or logo that differs from the store's, stops the
- *    import here with the store unchanged.
+ *    SHA-256, the trailer's counts and checksum), decode every image as `logo add` would check it
+ *    (`archive_images.ts`), and compare each key and logo with the store, writing nothing. A
+ *    truncated, corrupt or foreign file, a duplicate entry, an image imagecore cannot decode or not
+ *    of the size and recipe `logo add` makes, a token that belongs to another key — in the store,
+ *    live or revoked (`key_restore.ts`: a revoked token never authenticates again), or in the
+ *    archive —, or, without `replace`, a key or logo that differs from the store's, stops the
+ *    import here with the store unchanged: one bad entry refuses the whole archive.
  * 2. **Write** — record an {@link ImportMarker} (`["meta", "import"]`, with `["meta",
  *    "initialized"]` so a server starting meanwhile seeds no demo data), then read the archive again
  *    and write each key and logo in its own atomic commit (`key_restore.ts`, `logo_restore.ts`), so
  *    each appears whole or not at all; last, delete the marker.
  *
  * Existing data: an import adds to the store and never deletes. A key (by id) or logo (by domain)
- * equal to the archive's is left as is; a different one is refused, or replaced with `replace`.
+ * equal to the archive's is left as is; a different one is refused, or replaced with `replace`. A
+ * key the store holds revoked stays revoked, whatever the archive says (`key_restore.ts`).
  *
  * Interrupted (killed, power lost, KV gone): every key and logo is either fully there or absent —
  * Deno KV commits at most 1000 mutations or 800 KiB at once, so a whole archive cannot appear in one
@@ -30,10 +34,12 @@
  * ```
  * @module
  */
+import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { ArchiveError } from "./archive_format.ts";
+import { ArchiveImages } from "./archive_images.ts";
+import { ArchiveKeys } from "./archive_keys.ts";
 import { readArchive } from "./archive_reader.ts";
 import { IMPORT_KEY, INITIALIZED_KEY } from "./keyspace.ts";
-import { planKeyRestore, restoreKey } from "./key_restore.ts";
 import { planLogoRestore, restoreLogo, type RestoreOutcome } from "./logo_restore.ts";
 import { initializedMarker } from "./store_meta.ts";
 
@@ -89,6 +95,11 @@ export interface ImportOptions {
   replace: boolean;
   /** Epoch-ms clock; default `Date.now`. */
   clock?: () => number;
+  /**
+   * Where the archive's images are decoded (`archive_images.ts`): an image pool for a file from
+   * outside, as `logo add` uses; default in this isolate.
+   */
+  imaging?: ImageWork;
   /** Called once the archive is verified, before the first write. */
   onVerified?: (plan: ImportPlan) => void;
   /** Called after each key or logo is written (or found equal). */
@@ -126,16 +137,17 @@ function tally(c: ImportCounts & { conflicts?: number }, outcome: RestoreOutcome
 }
 
 /**
- * Pass 1: reads the whole archive `open()` returns and compares it with the store, writing
- * nothing.
+ * Pass 1: reads the whole archive `open()` returns, decodes its images with `images`, and
+ * compares it with the store, writing nothing.
  *
- * @throws {ArchiveError} for a truncated, corrupt or foreign file, or a duplicate entry.
- * @throws {Error} when a token of the archive belongs to another key in the store.
+ * @throws {ArchiveError} for a truncated, corrupt or foreign file, a duplicate entry or token, an
+ *   image `logo add` would refuse, or a key whose token is another key's in the store.
  */
 export async function verifyArchive(
   kv: Deno.Kv,
   open: () => Promise<ReadableStream<Uint8Array<ArrayBuffer>>>,
-  options: Pick<ImportOptions, "replace">,
+  options: Pick<ImportOptions, "replace" | "imaging">,
+  images: ArchiveImages = new ArchiveImages(options.imaging),
 ): Promise<ImportPlan> {
   const plan: ImportPlan = { sha256: "", keys: counts(), logos: counts(), conflicting: [] };
   const seen = new Set<string>();
@@ -143,17 +155,19 @@ export async function verifyArchive(
     if (seen.has(name)) throw new ArchiveError(`line ${line}: ${name} appears twice`);
     seen.add(name);
   };
+  const keys = await ArchiveKeys.of(kv);
   for await (const { entry, line } of readArchive(await open())) {
     let outcome: RestoreOutcome;
     let name: string;
     if (entry.type === "key") {
       name = `key ${entry.key.id}`;
       once(name, line);
-      outcome = await planKeyRestore(kv, entry.key, options);
+      outcome = await keys.plan(entry.key, line, { replace: options.replace });
       tally(plan.keys, outcome);
     } else if (entry.type === "logo") {
       name = entry.record.domain;
       once(name, line);
+      await images.verify(entry, line);
       outcome = await planLogoRestore(kv, entry.record, options);
       tally(plan.logos, outcome);
     } else {
@@ -171,7 +185,8 @@ export async function verifyArchive(
  * Verifies the archive `open()` returns (pass 1), then writes it (pass 2); see the module
  * documentation. `open` is called once per pass.
  *
- * @throws {ArchiveError} for a bad archive (nothing written).
+ * @throws {ArchiveError} for a bad archive, an image `logo add` would refuse, or a key whose
+ *   token is another key's (nothing written).
  * @throws {ImportConflict} for differing data without `replace` (nothing written).
  */
 export async function importArchive(
@@ -180,7 +195,8 @@ export async function importArchive(
   options: ImportOptions,
 ): Promise<ImportResult> {
   const clock = options.clock ?? Date.now;
-  const plan = await verifyArchive(kv, open, options);
+  const images = new ArchiveImages(options.imaging);
+  const plan = await verifyArchive(kv, open, options, images);
   if (plan.keys.conflicts + plan.logos.conflicts > 0) throw new ImportConflict(plan);
   options.onVerified?.(plan);
 
@@ -199,13 +215,15 @@ export async function importArchive(
     logos: counts(),
     ...(previous === null ? {} : { interrupted: previous }),
   };
-  for await (const { entry } of readArchive(await open())) {
+  const keys = await ArchiveKeys.of(kv);
+  for await (const { entry, line } of readArchive(await open())) {
     if (entry.type === "end" && entry.sha256 !== plan.sha256) {
       throw new ArchiveError("the file changed during the import; import it again");
     }
     if (entry.type !== "key" && entry.type !== "logo") continue;
+    if (entry.type === "logo") images.verified(entry, line);
     const outcome = entry.type === "key"
-      ? await restoreKey(kv, entry.key, options)
+      ? await keys.restore(entry.key, line, { replace: options.replace })
       : await restoreLogo(kv, entry.record, entry.blobs, { replace: options.replace, clock });
     if (outcome === "conflict") {
       const name = entry.type === "key" ? `key ${entry.key.id}` : entry.record.domain;

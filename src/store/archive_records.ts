@@ -23,9 +23,12 @@ import { CUSTOM_PLAN, LIMIT_BOUNDS, PLANS, WINDOW_BOUNDS } from "./plans.ts";
 
 /** An archive that cannot be imported: the message says where and why. */
 export class ArchiveError extends Error {
-  /** Creates the error, e.g. "Cannot read archive: line 3: key.limit is not a whole number…". */
-  constructor(message: string) {
-    super(`Cannot read archive: ${message}`);
+  /**
+   * Creates the error, e.g. "Cannot read archive: line 3: key.limit is not a whole number…"; with
+   * `action` "import", for an entry that is well formed but refused, "Cannot import archive: …".
+   */
+  constructor(message: string, action: "read" | "import" = "read") {
+    super(`Cannot ${action} archive: ${message}`);
     this.name = "ArchiveError";
   }
 }

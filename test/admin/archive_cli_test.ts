@@ -2,15 +2,28 @@
  * `deno task admin export FILE` / `import-archive FILE` as an operator runs them (subprocesses on
  * store files): a round trip, a bad file refused with exit status 1 and the store unchanged, and
  * an import killed mid-way that leaves only whole keys and logos, a marker, and finishes when run
- * again.
+ * again; crafted archives (issue 30) checked against the real handler over the same store file: a
+ * revoked key's tokens stay 401, and an image that does not decode is refused at import.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { headerLine } from "../../src/store/archive_format.ts";
+import { KeyStore } from "../../src/store/key_store.ts";
 import { IMPORT_KEY } from "../../src/store/keyspace.ts";
 import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
 import { adminCommand, runAdminCli, runAdminJson } from "../support/admin_cli.ts";
-import { dump, fillStore } from "../support/archives.ts";
-import { noiseImage } from "../support/images.ts";
+import {
+  archiveLines,
+  archiveOf,
+  DOMAINS,
+  dump,
+  fillStore,
+  type IssuedKey,
+  sealArchive,
+  withRendition,
+} from "../support/archives.ts";
+import { noiseImage, pngHeaderOnly } from "../support/images.ts";
+import { startTestApp } from "../support/server.ts";
 import { lines, readUntil } from "../support/lines.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
@@ -166,5 +179,102 @@ Deno.test("admin import-archive killed mid-way: only whole logos, a marker, and 
     } finally {
       source.close();
     }
+  });
+});
+
+/**
+ * What the real handler over the store file at `path` answers for a logo the archive holds:
+ * `GET /{domain}` with `key`'s publishable token and with its secret token (default: a key of the
+ * handler's own), and `GET /{domain}?size=200`, rendered from the source image; with its log.
+ */
+async function served(path: string, key?: Pick<IssuedKey, "publishableKey" | "secretKey">) {
+  const kv = await Deno.openKv(path);
+  const logged: string[] = [];
+  const log = (message: string, error?: unknown) => {
+    logged.push(`${message} ${error instanceof Error ? error.stack : error ?? ""}`);
+  };
+  try {
+    await using app = await startTestApp({ kv, app: { log } });
+    const at = (query: string, headers: Record<string, string> = {}) =>
+      app.exchange(`/${DOMAINS[1]}?${query}`, { headers }).then((r) => r.status);
+    const { publishableKey, secretKey } = key ?? app;
+    return {
+      pk: await at(`token=${publishableKey}`),
+      sk: await at("", { authorization: `Bearer ${secretKey}` }),
+      resized: await at(`token=${app.publishableKey}&size=200`),
+      logged: logged.join("\n"),
+    };
+  } finally {
+    kv.close();
+  }
+}
+
+Deno.test("admin import-archive: a revoked key's tokens stay 401 whatever the archive says (issue 30 #3)", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, "store.kv");
+    const kv = await Deno.openKv(path);
+    const issued = await fillStore(kv);
+    const { revokedAt: _, ...stored } = (await new KeyStore(kv).get(issued[2].id))!;
+    kv.close();
+    const header = headerLine(Date.now());
+    const revived = { ...stored, revoked: false };
+    const cases = [
+      { args: [], key: { ...revived, id: "key_RevivedRevived01" }, refused: true },
+      { args: ["--replace"], key: { ...revived, id: "key_RevivedRevived02" }, refused: true },
+      // An older backup, taken before the key was revoked: the revocation stands.
+      { args: ["--replace"], key: revived, refused: false },
+    ];
+    assert.deepEqual(await served(path, issued[2]).then(({ pk, sk }) => [pk, sk]), [401, 401]);
+    for (const { args, key, refused } of cases) {
+      const file = join(dir, `${key.id}.ndjson.gz`);
+      await Deno.writeFile(file, await sealArchive([header, JSON.stringify({ type: "key", key })]));
+      const run = await runAdminCli(path, ["import-archive", file, ...args]);
+      const label = `${key.id} ${args.join(" ")}`;
+      if (refused) {
+        assert.equal(run.code, 1, `${label}: ${run.stderr}`);
+        assert.match(
+          run.stderr,
+          new RegExp(
+            `Cannot import archive: line 2 \\(key ${key.id}\\): its publishable token was ` +
+              `revoked \\(key ${issued[2].id}\\)`,
+          ),
+        );
+      } else {
+        assert.equal(run.code, 0, `${label}: ${run.stderr}`);
+      }
+      const { pk, sk } = await served(path, issued[2]);
+      assert.deepEqual([pk, sk], [401, 401], label);
+    }
+  });
+});
+
+Deno.test("admin import-archive: an image imagecore cannot decode is refused, naming its entry; nothing is stored or served as 500 (issue 30 #5)", async () => {
+  await withDir(async (dir) => {
+    const source = await Deno.openKv(":memory:");
+    await fillStore(source);
+    const lines = await archiveLines(await archiveOf(source));
+    source.close();
+    const at = lines.findIndex((line) => line.includes(`"domain":"${DOMAINS[1]}"`));
+    const { width, height } = JSON.parse(lines[at]).record.renditions.source;
+    // The PNG signature and a header of the right size, then no pixels: all that was checked.
+    lines[at] = await withRendition(lines[at], "source", pngHeaderOnly(width, height));
+    const file = join(dir, "crafted.ndjson.gz");
+    await Deno.writeFile(file, await sealArchive(lines));
+
+    const path = join(dir, "target.kv");
+    const run = await runAdminCli(path, ["--init", "import-archive", file]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(
+      run.stderr,
+      new RegExp(
+        `error: .*crafted\\.ndjson\\.gz: Cannot import archive: line ${at + 1} \\(logo ` +
+          `${DOMAINS[1].replaceAll(".", "\\.")}\\): the source image is not a valid PNG \\(.+\\)`,
+      ),
+    );
+    assert.equal(run.stdout, "");
+    assert.deepEqual(await contents(path), [], "the whole archive refused: nothing written");
+    const answers = await served(path);
+    assert.deepEqual([answers.pk, answers.sk, answers.resized], [404, 404, 404]);
+    assert.doesNotMatch(answers.logged, /\n\s+at /, "no stack trace");
   });
 });

@@ -4,9 +4,11 @@
  *
  * @module
  */
+import { endLine } from "../../src/store/archive_format.ts";
 import { writeArchive } from "../../src/store/archive_writer.ts";
 import { KeyStore } from "../../src/store/key_store.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
+import { sha256Hex } from "../../src/store/sha256.ts";
 import { flatImage, noiseImage } from "./images.ts";
 
 /** The tokens given out for one key of {@link fillStore}. */
@@ -80,4 +82,43 @@ export async function dump(kv: Deno.Kv): Promise<[Deno.KvKey, unknown][]> {
   const entries: [Deno.KvKey, unknown][] = [];
   for await (const entry of kv.list({ prefix: [] })) entries.push([entry.key, entry.value]);
   return entries;
+}
+
+/** The lines of an archive, decompressed: header first, the end line last. */
+export async function archiveLines(bytes: Uint8Array<ArrayBuffer>): Promise<string[]> {
+  return (await gunzip(bytes)).trimEnd().split("\n");
+}
+
+/**
+ * An archive of `lines` (an archive's lines, edited) with an end line that checks out — counts
+ * and checksum recomputed, any end line in `lines` dropped —, as someone crafting an archive makes
+ * one: the reader's format checks all pass.
+ */
+export async function sealArchive(lines: string[]): Promise<Uint8Array<ArrayBuffer>> {
+  const body = lines.filter((line) => JSON.parse(line).type !== "end");
+  const count = (type: string) => body.filter((line) => JSON.parse(line).type === type).length;
+  const text = body.map((line) => `${line}\n`).join("");
+  const sha256 = await sha256Hex(text);
+  return gzip(`${text}${endLine(count("key"), count("logo"), sha256)}\n`);
+}
+
+/**
+ * A logo line with the image of rendition `name` replaced by `bytes` (its hash, length and blob
+ * updated; its width and height kept unless given).
+ */
+export async function withRendition(
+  line: string,
+  name: string,
+  bytes: Uint8Array,
+  size: { width?: number; height?: number } = {},
+): Promise<string> {
+  const logo = JSON.parse(line);
+  const rendition = logo.record.renditions[name];
+  const others = Object.entries(logo.record.renditions as Record<string, { hash: string }>)
+    .filter(([other, r]) => other !== name && r.hash === rendition.hash);
+  if (others.length === 0) delete logo.blobs[rendition.hash];
+  const hash = await sha256Hex(bytes);
+  logo.record.renditions[name] = { ...rendition, ...size, hash, bytes: bytes.length };
+  logo.blobs[hash] = bytes.toBase64();
+  return JSON.stringify(logo);
 }

@@ -1,0 +1,204 @@
+/**
+ * The images of a backup archive's logos, checked as strictly as `logo add` makes them before an
+ * import writes anything (`archive_import.ts`, pass 1). The reader (`archive_format.ts`) has
+ * checked each image's SHA-256 and PNG header; here:
+ *
+ * - **the recipe** ({@link checkRecipe}): the record's renditions are those `logo add` makes with
+ *   its recipe (`logo_ingest.ts`: `source` at most 1200 px wide and never upscaled, `default` 128
+ *   px wide from it, and for recipe 1 a 256-px `mid` when the source is wider), each with the size
+ *   imagecore gives them (`geometry.rs`: height = round(width × H / W), at most 4096 px);
+ * - **the pixels** ({@link ArchiveImages.verify}): imagecore decodes every image — in `imaging`,
+ *   an image pool's worker for an operator's file, bounded in time and memory like `logo add` —
+ *   and it must be a PNG whose decoded size is the record's. A server renders other sizes from
+ *   these images, so an image that does not decode would otherwise be a `500` when served.
+ *
+ * Pass 2 reads the file again: {@link ArchiveImages.verified} makes sure each image it writes is
+ * one pass 1 decoded, at the size pass 1 saw.
+ *
+ * @example
+ * ```ts
+ * import { ArchiveImages } from "./archive_images.ts";
+ * import { readArchive } from "./archive_reader.ts";
+ * const images = new ArchiveImages();
+ * const file = await Deno.open("backup.ndjson.gz");
+ * for await (const { entry, line } of readArchive(file.readable)) {
+ *   if (entry.type === "logo") await images.verify(entry, line); // throws ArchiveError
+ * }
+ * ```
+ * @module
+ */
+import type { ImageWork } from "../../imagecore/image_pool.ts";
+import { ImageCoreError, LIMITS, type RenditionsResult } from "../../imagecore/mod.ts";
+import { CONTENT_TYPES } from "../sdk/logo_options.ts";
+import { ArchiveError } from "./archive_records.ts";
+import {
+  DEFAULT_WIDTH,
+  IN_PROCESS,
+  PIPELINE_VERSION,
+  SOURCE_MAX_WIDTH,
+  SOURCE_MIME,
+} from "./logo_ingest.ts";
+import type { LogoRecord, Rendition } from "./logo_store.ts";
+
+/** Width of recipe 1's `mid` rendition, made when the source was wider (recipe 2 makes none). */
+export const MID_WIDTH = 256;
+
+/** A logo entry of an archive: its record and its images by hash. */
+export interface LogoEntry {
+  /** The record. */
+  record: LogoRecord;
+  /** The bytes of its renditions, by SHA-256. */
+  blobs: ReadonlyMap<string, Uint8Array>;
+}
+
+/**
+ * imagecore's size for `width` of a `srcWidth`×`srcHeight` image (`output_size` of imagecore's
+ * `geometry.rs`): height = round(width × H / W), halves up, at least 1; a source too tall for
+ * 4096 px at that width is narrowed to the widest width that fits.
+ */
+export function outputSize(
+  srcWidth: number,
+  srcHeight: number,
+  width: number,
+): { width: number; height: number } {
+  const max = BigInt(LIMITS.outputSide);
+  const [w, h] = [BigInt(srcWidth), BigInt(srcHeight)];
+  const heightFor = (x: bigint) => {
+    const height = (2n * x * h + w) / (2n * w);
+    return height < 1n ? 1n : height;
+  };
+  let out = BigInt(width);
+  if (heightFor(out) > max) {
+    const widest = ((2n * max + 1n) * w - 1n) / (2n * h);
+    out = widest < 1n ? 1n : widest > out ? out : widest;
+  }
+  const height = heightFor(out);
+  return { width: Number(out), height: Number(height > max ? max : height) };
+}
+
+/**
+ * Checks that `record`'s renditions are those `logo add` makes (see the module documentation).
+ * `at` names the entry, e.g. "line 6 (logo acme.com)".
+ *
+ * @throws {ArchiveError} "Cannot import archive: line 6 (logo acme.com): …".
+ */
+export function checkRecipe(record: LogoRecord, at: string): void {
+  const refuse = (why: string) => new ArchiveError(`${at}: ${why}`, "import");
+  if (record.pipeline < 1 || record.pipeline > PIPELINE_VERSION) {
+    throw refuse(
+      `recipe ${record.pipeline} is not one this version makes (1 to ${PIPELINE_VERSION})`,
+    );
+  }
+  if (!Object.values(SOURCE_MIME).includes(record.type)) {
+    throw refuse(`its source type "${record.type}" is not one logo add takes`);
+  }
+  const { source, default: small, ...others } = record.renditions;
+  if (source === undefined) throw refuse("it has no source image");
+  for (const [name, rendition] of Object.entries(record.renditions)) {
+    if (rendition.type !== CONTENT_TYPES.png) throw refuse(`the ${name} image is not a PNG`);
+  }
+  const widest = Math.min(record.width, SOURCE_MAX_WIDTH);
+  if (source.width < 1 || source.width > widest || source.height < 1) {
+    throw refuse(
+      `the source image is ${size(source)}, but logo add makes it at most ${widest} px wide ` +
+        `from a ${record.width}×${record.height} source`,
+    );
+  }
+  if (source.height > LIMITS.outputSide) {
+    throw refuse(`the source image is ${size(source)}, over ${LIMITS.outputSide} px high`);
+  }
+  const made: [string, Rendition, number][] = [["default", small, DEFAULT_WIDTH]];
+  const mid = record.pipeline === 1 && source.width > MID_WIDTH;
+  if (mid) made.push(["mid", others.mid, MID_WIDTH]);
+  for (const [name, rendition, width] of made) {
+    const expected = outputSize(source.width, source.height, width);
+    if (rendition === undefined) throw refuse(`it has no ${name} image`);
+    if (rendition.width !== expected.width || rendition.height !== expected.height) {
+      throw refuse(
+        `the ${name} image is ${size(rendition)}, but logo add makes it ` +
+          `${expected.width}×${expected.height} from the ${size(source)} source image`,
+      );
+    }
+  }
+  const extra = Object.keys(others).filter((name) => !(mid && name === "mid"));
+  if (extra.length > 0) {
+    throw refuse(
+      `rendition "${extra[0]}" is not one logo add makes (source, default` +
+        `${record.pipeline === 1 ? ", and mid when the source is wider than 256 px" : ""})`,
+    );
+  }
+}
+
+function size(image: { width: number; height: number }): string {
+  return `${image.width}×${image.height}`;
+}
+
+/** The images of an import: decoded in pass 1, and looked up in pass 2. */
+export class ArchiveImages {
+  readonly #imaging: ImageWork;
+  /** `hash width×height` of every image decoded so far. */
+  readonly #verified = new Set<string>();
+
+  /** Decodes with `imaging`: an image pool for an operator's file; default in this isolate. */
+  constructor(imaging: ImageWork = IN_PROCESS) {
+    this.#imaging = imaging;
+  }
+
+  /**
+   * Pass 1: checks the recipe of `entry`'s record, then decodes each of its images (once per
+   * import: logos sharing an image share the decode).
+   *
+   * @throws {ArchiveError} naming the line, the logo and the image, e.g. "Cannot import archive:
+   *   line 6 (logo acme.com): the source image is not a valid PNG (Cannot decode image: …)".
+   */
+  async verify(entry: LogoEntry, line: number): Promise<void> {
+    const at = `line ${line} (logo ${entry.record.domain})`;
+    checkRecipe(entry.record, at);
+    for (const [name, rendition] of Object.entries(entry.record.renditions)) {
+      const key = `${rendition.hash} ${size(rendition)}`;
+      if (this.#verified.has(key)) continue;
+      await this.#decode(entry.blobs.get(rendition.hash)!, rendition, `${at}: the ${name} image`);
+      this.#verified.add(key);
+    }
+  }
+
+  /**
+   * Pass 2: checks that every image of `entry` was decoded by {@link verify}, at its size.
+   *
+   * @throws {ArchiveError} when one was not: the file changed between the passes.
+   */
+  verified(entry: LogoEntry, line: number): void {
+    checkRecipe(entry.record, `line ${line} (logo ${entry.record.domain})`);
+    for (const rendition of Object.values(entry.record.renditions)) {
+      if (!this.#verified.has(`${rendition.hash} ${size(rendition)}`)) {
+        throw new ArchiveError("the file changed during the import; import it again");
+      }
+    }
+  }
+
+  async #decode(bytes: Uint8Array, rendition: Rendition, what: string): Promise<void> {
+    let made: RenditionsResult;
+    try {
+      // Every pixel decoded, then resized to 1 px wide and that encoded: at the image's own width
+      // its PNG would be encoded again unless kept as it is (a 1200×800 noise PNG: 167 ms, not 9).
+      made = await this.#imaging.renditions(bytes, { sourceMaxWidth: 1, widths: [] });
+    } catch (error) {
+      if (!(error instanceof ImageCoreError)) throw error;
+      throw new ArchiveError(`${what} is not a valid PNG (${error.message})`, "import");
+    }
+    if (made.format !== "png") {
+      throw new ArchiveError(`${what} is not a valid PNG (it is ${made.format})`, "import");
+    }
+    if (made.width !== rendition.width || made.height !== rendition.height) {
+      throw new ArchiveError(
+        `${what} is ${size(made)} pixels, not the ${size(rendition)} its record says`,
+        "import",
+      );
+    }
+    // Decoded upright: an EXIF orientation would turn it (logo add never stores one so).
+    const upright = outputSize(rendition.width, rendition.height, 1);
+    if (made.images[0].width !== upright.width || made.images[0].height !== upright.height) {
+      throw new ArchiveError(`${what} is turned by an EXIF orientation`, "import");
+    }
+  }
+}
