@@ -3,10 +3,24 @@
  * domain (no dot), so they never shadow a logo; they take no token and are not rate limited.
  *
  * - `/healthz`: `200 ok` while the process answers requests at all.
- * - `/readyz`: `200 ok` when the store answers a KV read within {@link READINESS_TIMEOUT_MS}
- *   and, for a store file, the file at its path is still the one the server opened
- *   (`store/store_identity.ts`); else `503` with a one-line reason, e.g. "Store file /srv/x.kv
- *   was deleted (this server still serves the deleted copy); restore it and restart the server".
+ * - `/readyz`: `200 ok` when the store answers a KV read and takes a KV write, both within
+ *   {@link READINESS_TIMEOUT_MS}, and, for a store file, the file at its path is still the one the
+ *   server opened (`store/store_identity.ts`); else `503` with a one-line reason, e.g. "Store file
+ *   /srv/x.kv was deleted (this server still serves the deleted copy); restore it and restart the
+ *   server", or "Store write failed: the disk is full".
+ *
+ * Why a write: requests write too — the rate limiter commits a lease of quota to KV whenever its
+ * local share runs out — so a store that reads but cannot write (a full disk: SQLite's "database
+ * or disk is full") answers every keyed request `503` while a read-only probe says ready (issue
+ * #30). The write is an atomic commit of the same kind as a lease (a set with no check), of one
+ * key that it deletes in the same commit, so it leaves nothing in the store. It costs a commit, so
+ * it is made at most once per {@link WRITE_PROBE_INTERVAL_MS}, whatever the rate of probes: within
+ * that interval a probe reuses the last write's outcome (success or failure), and while a write
+ * has not answered, later probes wait for that one (within their own time bound) instead of
+ * starting another. A probe that is due for a write therefore sees a full disk, and a freed one,
+ * at most one interval late. Readiness is probed rather than fed by the requests' own KV failures
+ * because a server taken out of rotation gets no requests to learn from that it has recovered, and
+ * one that gets none would say ready whatever its store does.
  *
  * Both answer plain text with `Cache-Control: no-store`. A change of readiness is logged once
  * (when it is found, i.e. on a `/readyz` request), not on every probe. Only the path is matched,
@@ -32,8 +46,23 @@ import type { Log } from "./respond.ts";
 import type { StoreCheck } from "../store/store_identity.ts";
 import { INITIALIZED_KEY } from "../store/keyspace.ts";
 
-/** How long the readiness KV read may take before the store counts as not answering. */
+/**
+ * How long the readiness KV read and write (together) may take before the store counts as not
+ * answering.
+ */
 export const READINESS_TIMEOUT_MS = 1_000;
+
+/** At most one readiness write per this many ms; within it a probe reuses the last outcome. */
+export const WRITE_PROBE_INTERVAL_MS = 5_000;
+
+/**
+ * The key of the readiness write: set and deleted in one commit, so never stored (not part of the
+ * layout of `store/keyspace.ts`).
+ */
+const WRITE_PROBE_KEY: Deno.KvKey = Object.freeze(["readiness_probe"]);
+
+/** What a KV write throws on a full disk: SQLite's SQLITE_FULL, or the OS's ENOSPC. */
+const DISK_FULL = /database or disk is full|no space left on device|os error 28/i;
 
 /** The liveness path. */
 export const HEALTHZ_PATH = "/healthz";
@@ -46,8 +75,12 @@ export interface ProbeDeps {
   kv: Deno.Kv;
   /** The store file's identity check (`storeFileCheck`), for a file store; optional. */
   checkStore?: StoreCheck;
-  /** Bound of the readiness KV read; default {@link READINESS_TIMEOUT_MS}. */
+  /** Bound of the readiness KV read and write; default {@link READINESS_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /** Least time between two readiness writes; default {@link WRITE_PROBE_INTERVAL_MS}. */
+  writeIntervalMs?: number;
+  /** Milliseconds, for the write interval; default `performance.now`. */
+  clock?: () => number;
   /** Where changes of readiness are reported; default `console.error`. */
   log?: Log;
 }
@@ -63,34 +96,85 @@ export interface Probes {
   ready(): Promise<string | undefined>;
 }
 
+/** The outcome of a readiness read or write: a reason when not ready, and the error behind it. */
+interface Outcome {
+  reason?: string;
+  error?: unknown;
+}
+
 /** Builds the probes. Opens nothing; starts no timers. */
 export function createProbes(deps: ProbeDeps): Probes {
   const timeoutMs = deps.timeoutMs ?? READINESS_TIMEOUT_MS;
+  const writeIntervalMs = deps.writeIntervalMs ?? WRITE_PROBE_INTERVAL_MS;
+  const clock = deps.clock ?? (() => performance.now());
   const log = deps.log ?? console.error;
   const reads = new SingleFlight<"read", string | undefined>();
   let lastReason: string | undefined;
+  /** The last write's outcome and when it was known; undefined before the first write. */
+  let lastWrite: { at: number; outcome: Outcome } | undefined;
+  /** The write under way, if any. */
+  let pendingWrite: Promise<void> | undefined;
 
-  async function readStore(): Promise<{ reason?: string; error?: unknown }> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((resolve) => timer = setTimeout(resolve, timeoutMs, "late"));
+  /** Starts the readiness write; its outcome goes to `lastWrite` when it settles. */
+  function startWrite(): Promise<void> {
+    const settle = (outcome: Outcome) => {
+      lastWrite = { at: clock(), outcome };
+      pendingWrite = undefined;
+    };
+    let commit: Promise<unknown>;
     try {
-      const outcome = await Promise.race([deps.kv.get(INITIALIZED_KEY), late]);
-      if (outcome === "late") {
-        return { reason: `Store did not answer a read within ${timeoutMs} ms` };
-      }
-      return {};
+      commit = deps.kv.atomic().set(WRITE_PROBE_KEY, true).delete(WRITE_PROBE_KEY).commit();
+    } catch (error) {
+      commit = Promise.reject(error);
+    }
+    return commit.then(
+      () => settle({}),
+      (error) => {
+        const full = DISK_FULL.test(String((error as Error | undefined)?.message ?? error));
+        settle({
+          reason: full ? "Store write failed: the disk is full" : "Store write failed",
+          error,
+        });
+      },
+    );
+  }
+
+  /** The store's answer to a read, then (when one is due) to a write, by `late` at the latest. */
+  async function probeStore(late: Promise<"late">): Promise<Outcome> {
+    try {
+      const read = await Promise.race([deps.kv.get(INITIALIZED_KEY), late]);
+      if (read === "late") return { reason: `Store did not answer a read within ${timeoutMs} ms` };
     } catch (error) {
       return { reason: "Store read failed", error };
-    } finally {
-      clearTimeout(timer);
     }
+    if (
+      pendingWrite === undefined &&
+      (lastWrite === undefined || clock() - lastWrite.at >= writeIntervalMs)
+    ) {
+      pendingWrite = startWrite();
+    }
+    if (pendingWrite !== undefined) {
+      const written = await Promise.race([pendingWrite, late]);
+      if (written === "late") {
+        return { reason: `Store did not answer a write within ${timeoutMs} ms` };
+      }
+    }
+    return lastWrite!.outcome;
   }
 
   async function check(): Promise<string | undefined> {
     let reason = deps.checkStore?.();
     let error: unknown;
-    // The store read is the one any key does; INITIALIZED_KEY is small and always the same.
-    if (reason === undefined) ({ reason, error } = await readStore());
+    if (reason === undefined) {
+      // One bound for the read and the write together: a probe answers within timeoutMs.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<"late">((resolve) => timer = setTimeout(resolve, timeoutMs, "late"));
+      try {
+        ({ reason, error } = await probeStore(late));
+      } finally {
+        clearTimeout(timer);
+      }
+    }
     if (reason !== lastReason) {
       if (reason === undefined) log("Ready again: the store answers");
       else if (error === undefined) log(`Not ready: ${reason}`);

@@ -5,10 +5,12 @@
  * - `LOGO_ACCESS_LOG`: `off` (default), `json` or `logfmt`;
  * - `LOGO_ACCESS_LOG_SAMPLE`: the share of requests logged, above 0 and at most 1 (default 1).
  *
- * A line carries the time the request arrived, method, path (never the query string, and any
- * token-shaped text in the path removed), status, body bytes sent, duration in ms (until the
- * answer's headers were ready), the key id (never a token), the served domain, and the
- * render outcome (see {@link RenderOutcome}). Absent values are `null` in JSON and empty in logfmt.
+ * A line carries the time the request arrived, method, path (never the query string), status,
+ * body bytes sent, duration in ms (until the answer's headers were ready), the key id (never a
+ * token), the served domain, and the render outcome (see {@link RenderOutcome}). Absent values
+ * are `null` in JSON and empty in logfmt. Token-shaped text in the method, path or domain is
+ * removed however it is written — percent-encoded, double-encoded, split by escapes
+ * (`redactSecrets`, `src/safe_log.ts`).
  *
  * @example
  * ```ts
@@ -117,13 +119,14 @@ export function createAccessLog(
 function fields(entry: AccessEntry): [string, string | number | null][] {
   return [
     ["time", new Date(entry.time).toISOString()],
-    ["method", entry.method],
+    // A client chooses the method too (`sk_… /x HTTP/1.1` is answered 405).
+    ["method", redactSecrets(entry.method)],
     ["path", redactSecrets(entry.path)],
     ["status", entry.status],
     ["bytes", entry.bytes],
     ["duration_ms", Math.round(entry.durationMs * 100) / 100],
     ["key", entry.keyId ?? null],
-    ["domain", entry.domain ?? null],
+    ["domain", entry.domain === undefined ? null : redactSecrets(entry.domain)],
     ["outcome", entry.outcome],
   ];
 }

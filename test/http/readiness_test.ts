@@ -6,9 +6,56 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createApp } from "../../src/http/app.ts";
-import { createProbes } from "../../src/http/readiness.ts";
+import { createProbes, WRITE_PROBE_INTERVAL_MS } from "../../src/http/readiness.ts";
+import { KeyStore } from "../../src/store/key_store.ts";
 import { storeFileCheck } from "../../src/store/store_identity.ts";
 import { faultyKv } from "../support/faulty_kv.ts";
+
+/** What Deno KV throws for a write on a full disk (SQLITE_FULL; seen on a full tmpfs). */
+const DISK_FULL = "database or disk is full";
+
+/**
+ * A `Deno.Kv` whose writes (`set`, `delete`, atomic commits) fail as on a full disk while `full`
+ * is true; reads still answer, as they do on a full disk. Counts the writes attempted.
+ */
+function diskKv(inner: Deno.Kv): { kv: Deno.Kv; full: boolean; writes: number } {
+  const control = { kv: undefined as unknown as Deno.Kv, full: false, writes: 0 };
+  const write = <T>(run: () => Promise<T>): Promise<T> => {
+    control.writes++;
+    return control.full ? Promise.reject(new TypeError(DISK_FULL)) : run();
+  };
+  control.kv = new Proxy(inner, {
+    get(target, property) {
+      if (property === "set" || property === "delete") {
+        return (...args: unknown[]) =>
+          write(() =>
+            (Reflect.get(target, property) as (...a: unknown[]) => Promise<unknown>)
+              .apply(target, args)
+          );
+      }
+      if (property === "atomic") {
+        return () => {
+          const operation = target.atomic();
+          const proxy: Deno.AtomicOperation = new Proxy(operation, {
+            get(op, name) {
+              if (name === "commit") return () => write(() => op.commit());
+              const value = Reflect.get(op, name);
+              if (typeof value !== "function") return value;
+              return (...args: unknown[]) => {
+                const result = value.apply(op, args);
+                return result === op ? proxy : result;
+              };
+            },
+          });
+          return proxy;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return control;
+}
 
 async function withApp(
   deps: { checkStore?: () => string | undefined; kv?: Deno.Kv },
@@ -109,6 +156,111 @@ Deno.test("/readyz is 503 when a KV read fails or does not answer within the bou
       "Not ready: Store read failed",
       "Not ready: Store did not answer a read within 50 ms",
       "Ready again: the store answers",
+    ]);
+  } finally {
+    faulty.release();
+    inner.close();
+  }
+});
+
+Deno.test("/readyz is 503 while a full disk fails the KV writes that make every request 503", async () => {
+  const inner = await Deno.openKv(":memory:");
+  const disk = diskKv(inner);
+  try {
+    const { key } = await new KeyStore(inner).create({});
+    await withApp({ kv: disk.kv }, async (handler, logged) => {
+      const logo = () => handler(get(`/example.com?token=${key.publishableKey}`));
+      disk.full = true;
+      // The rate limiter cannot commit its lease: every request needing one is a 503.
+      const requests = await Promise.all(Array.from({ length: 5 }, logo));
+      assert.deepEqual(requests.map((r) => r.status), [503, 503, 503, 503, 503]);
+      await Promise.all(requests.map((r) => r.body?.cancel()));
+      const ready = await handler(get("/readyz"));
+      assert.deepEqual(
+        [ready.status, await ready.text()],
+        [503, "Store write failed: the disk is full"],
+      );
+      assert.deepEqual(logged, ["Not ready: Store write failed: the disk is full"]);
+      const live = await handler(get("/healthz"));
+      assert.equal(live.status, 200, "liveness does not depend on the store");
+      await live.body?.cancel();
+    });
+  } finally {
+    inner.close();
+  }
+});
+
+Deno.test("/readyz writes at most once per interval, leaves nothing, and sees the disk freed", async () => {
+  const inner = await Deno.openKv(":memory:");
+  const disk = diskKv(inner);
+  try {
+    let now = 0;
+    const logged: string[] = [];
+    const probes = createProbes({
+      kv: disk.kv,
+      clock: () => now,
+      log: (line) => logged.push(line),
+    });
+    // Many probes at once, then more within the interval: one write.
+    assert.deepEqual(await Promise.all([1, 2, 3].map(() => probes.ready())), [
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    for (let i = 0; i < 5; i++) assert.equal(await probes.ready(), undefined);
+    assert.equal(disk.writes, 1, "one write for 8 probes within the interval");
+    const left: Deno.KvKey[] = [];
+    for await (const entry of inner.list({ prefix: [] })) left.push(entry.key);
+    assert.deepEqual(left, [], "the probe's write leaves no entry");
+
+    disk.full = true;
+    now += WRITE_PROBE_INTERVAL_MS - 1;
+    assert.equal(await probes.ready(), undefined, "the last write is reused within the interval");
+    assert.equal(disk.writes, 1);
+    now += 1;
+    assert.equal(await probes.ready(), "Store write failed: the disk is full");
+    assert.equal(await probes.ready(), "Store write failed: the disk is full");
+    assert.equal(disk.writes, 2, "a failed write is reused too");
+
+    disk.full = false;
+    now += WRITE_PROBE_INTERVAL_MS;
+    assert.equal(await probes.ready(), undefined, "ready again once a write succeeds");
+    assert.equal(disk.writes, 3);
+    assert.deepEqual(logged, [
+      "Not ready: Store write failed: the disk is full",
+      "Ready again: the store answers",
+    ]);
+  } finally {
+    inner.close();
+  }
+});
+
+Deno.test("/readyz bounds a write that does not answer, and does not pile up writes", async () => {
+  const inner = await Deno.openKv(":memory:");
+  const faulty = faultyKv(inner);
+  try {
+    let now = 0;
+    const logged: string[] = [];
+    const probes = createProbes({
+      kv: faulty.kv,
+      timeoutMs: 50,
+      clock: () => now,
+      log: (line) => logged.push(line),
+    });
+    faulty.commits = "hang";
+    assert.equal(await probes.ready(), "Store did not answer a write within 50 ms");
+    now += WRITE_PROBE_INTERVAL_MS;
+    assert.equal(await probes.ready(), "Store did not answer a write within 50 ms");
+    assert.equal(faulty.calls, 3, "two reads and one write: the hung write is waited for again");
+    faulty.commits = "down";
+    faulty.release(); // the hung write completes against the real KV
+    assert.equal(await probes.ready(), undefined, "its success counts");
+    now += WRITE_PROBE_INTERVAL_MS;
+    assert.equal(await probes.ready(), "Store write failed");
+    assert.deepEqual(logged, [
+      "Not ready: Store did not answer a write within 50 ms",
+      "Ready again: the store answers",
+      "Not ready: Store write failed",
     ]);
   } finally {
     faulty.release();
