@@ -21,4 +21,3 @@ export function discoveryEnabled(value: string | undefined): boolean {
   if (text === "off") return false;
   throw new Error(`Invalid LOGO_DISCOVERY "${value}": expected on or off`);
 }
-

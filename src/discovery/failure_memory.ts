@@ -64,7 +64,8 @@ export interface FailureDelays {
  */
 export function isNetworkFailure(error: unknown): boolean {
   return error instanceof SafeFetchError &&
-    (error.code === "dns" || error.code === "network" || error.code === "timeout");
+    (error.code === "dns" || error.code === "network" || error.code === "tls" ||
+      error.code === "timeout");
 }
 
 /**

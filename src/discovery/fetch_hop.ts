@@ -2,16 +2,18 @@
  * One request of a safe fetch: a GET over `node:http`/`node:https` to the pinned address (whose
  * `lookup` option lets the checked address be pinned while TLS still verifies the host name),
  * one request per connection, the byte cap enforced while the body streams, and the signal
- * aborting it.
+ * aborting it. An `https:` request that fails after the server accepted the connection and before
+ * the TLS handshake completed fails with code `tls` ({@link isTlsHandshakeFailure}).
  *
  * @module
  */
 import http from "node:http";
 import https from "node:https";
+import tls from "node:tls";
 import { classifyAddress } from "./address_policy.ts";
 import { concat, decode } from "./decode_body.ts";
 import { bareHost, type Pinned } from "./pin_address.ts";
-import { networkError, timeoutError, tooLarge } from "./safe_fetch_error.ts";
+import { networkError, timeoutError, tlsError, tooLarge } from "./safe_fetch_error.ts";
 
 /** Default byte cap per response: 5 MiB. */
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
@@ -26,7 +28,10 @@ export interface HopOptions {
   signal?: AbortSignal;
   /** `Accept` header. */
   accept?: string;
-  /** PEM certificates trusted instead of the default roots (tests, private deployments). */
+  /**
+   * PEM certificates trusted instead of the default roots (tests; {@link trustedRoots} for the
+   * default roots and more).
+   */
   caCerts?: string[];
 }
 
@@ -36,6 +41,42 @@ export interface HopResult {
   headers: Headers;
   body: Uint8Array;
   location?: string;
+}
+
+/**
+ * Whether `error`, raised by an `https:` request whose connection was accepted (`connected`) and
+ * whose TLS handshake did not complete (`secured` false), is the handshake's failure — a
+ * certificate refused (untrusted, for another name, expired), a TLS alert, no TLS spoken — rather
+ * than the connection's: a system error (`ECONNRESET`, `EPIPE`, `ETIMEDOUT` …: the peer closed or
+ * the network dropped it) is a connection failure, like a refused one.
+ *
+ * @example
+ * ```ts
+ * const untrusted = Object.assign(new Error("unable to verify the first certificate"), {
+ *   code: "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+ * });
+ * isTlsHandshakeFailure(untrusted, true, false); // true
+ * isTlsHandshakeFailure(Object.assign(new Error("reset"), { code: "ECONNRESET" }), true, false); // false
+ * ```
+ */
+export function isTlsHandshakeFailure(error: unknown, connected: boolean, secured: boolean) {
+  if (!connected || secured) return false;
+  const code = (error as { code?: unknown } | null)?.code;
+  return !(typeof code === "string" && /^E[A-Z0-9]+$/.test(code));
+}
+
+/**
+ * The roots to trust as {@link HopOptions.caCerts} so that `extra` (a private CA's, from
+ * `DENO_CERT`: `extra_ca.ts`) is trusted besides the default roots: `node:https` trusts only the
+ * certificates given once any are, so the default ones come too.
+ *
+ * @example
+ * ```ts
+ * const caCerts = trustedRoots([Deno.readTextFileSync("/etc/logo-lookup/ca.pem")]);
+ * ```
+ */
+export function trustedRoots(extra: readonly string[]): string[] {
+  return [...tls.getCACertificates("default"), ...extra];
 }
 
 function toHeaders(raw: http.IncomingHttpHeaders): Headers {
@@ -133,7 +174,23 @@ export function fetchHop(url: URL, target: Pinned, options: HopOptions): Promise
       res.on("error", (error) => finish(networkError(href, error)));
       res.on("aborted", () => finish(networkError(href, new Error("connection closed early"))));
     });
-    req.on("error", (error) => finish(networkError(href, error)));
+    // Whether the server accepted the connection, and whether TLS then completed: an error in
+    // between is the handshake's (a certificate refused …), not a missing server's.
+    let connected = false;
+    let secured = false;
+    if (url.protocol === "https:") {
+      req.on("socket", (socket) => {
+        socket.once("connect", () => connected = true);
+        socket.once("secureConnect", () => secured = true);
+      });
+    }
+    req.on("error", (error) => {
+      finish(
+        isTlsHandshakeFailure(error, connected, secured)
+          ? tlsError(href, error)
+          : networkError(href, error),
+      );
+    });
     signal?.addEventListener("abort", onAbort, { once: true });
     req.end();
   });

@@ -3,9 +3,12 @@
  * {@link safeFetch} with one byte cap, and `data:` URLs decoded locally (no connection made).
  *
  * The home page is tried at `https://DOMAIN/`, then `http://DOMAIN/`, following redirects to the
- * site's canonical host, and a `<meta http-equiv="refresh">` like a redirect (`meta_refresh.ts`). On an `https://` page, `http://` icon and manifest URLs are fetched as
- * `https://` ({@link upgraded}), as browsers upgrade mixed content; `safeFetch` refuses
- * redirects from https to http.
+ * site's canonical host, and a `<meta http-equiv="refresh">` like a redirect (`meta_refresh.ts`).
+ * `http://` is tried only when `https://` did not answer (no server, refused, reset, DNS): never
+ * after a TLS handshake that failed (an untrusted certificate, another name's), which is an answer
+ * that the site cannot be read safely, not a site without https. On an `https://` page, `http://`
+ * icon and manifest URLs are fetched as `https://` ({@link upgraded}), as browsers upgrade mixed
+ * content; `safeFetch` refuses redirects from https to http.
  *
  * @module
  */
@@ -34,7 +37,7 @@ export interface FetchOptions {
   connectTo?: ConnectToMap;
   /** Name resolution; default `Deno.resolveDns`. */
   resolve?: Resolver;
-  /** PEM certificates trusted instead of the default roots. */
+  /** PEM certificates trusted instead of the default roots (see `extra_ca.ts` for `DENO_CERT`). */
   caCerts?: string[];
   /** Byte cap per response; default 5 MiB. */
   maxBytes?: number;
@@ -58,8 +61,9 @@ export interface HomePage {
 /** Fetches for one discovery configuration. */
 export interface SiteFetcher {
   /**
-   * The home page, https first. A site that answers with an error status (bots are often
-   * refused) is still reachable: its root is returned so the conventional icons can be tried.
+   * The home page, https first, then http unless https failed its TLS handshake. A site that
+   * answers with an error status (bots are often refused) is still reachable: its root is
+   * returned so the conventional icons can be tried.
    */
   homePage(domain: string, signal: AbortSignal): Promise<HomePage>;
   /** `url` (http, https or data) with a 2xx status. @throws {Error} otherwise. */
@@ -140,6 +144,11 @@ export function createSiteFetcher(options: FetchOptions = {}): SiteFetcher {
         errors.push(failureReason(error));
         networkFailure ||= isNetworkFailure(error);
         if (signal.aborted) break;
+        if (error instanceof SafeFetchError && error.code === "tls") {
+          // Reading the site in clear instead would hand what it says to whoever broke its TLS.
+          errors.push(`http://${domain}/ not read after a TLS failure`);
+          break;
+        }
       }
     }
     return { page: undefined, reachable, errors, networkFailure };

@@ -16,7 +16,8 @@ export type SafeFetchErrorCode =
   | "too_large"
   | "timeout"
   | "bad_encoding"
-  | "network";
+  | "network"
+  | "tls";
 
 /** A refusal or failure of {@link safeFetch}; never shown to API clients. */
 export class SafeFetchError extends Error {
@@ -55,6 +56,22 @@ export function timeoutError(href: string): SafeFetchError {
  */
 export function tooLarge(href: string, maxBytes: number): SafeFetchError {
   return new SafeFetchError("too_large", href, `Refused ${href}: body exceeds ${maxBytes} bytes`);
+}
+
+/**
+ * The failure of a TLS handshake that began (the server accepted the connection) and did not
+ * complete: a certificate not trusted, for another name or expired, or no TLS spoken at all. Not
+ * "no answer": discovery never reads the site over `http://` after one (`fetch_site.ts`).
+ *
+ * @example
+ * ```ts
+ * const error = tlsError("https://example.com/", new Error("unable to verify the first certificate"));
+ * console.log(error.message); // "Cannot fetch https://example.com/: TLS handshake failed: unable …"
+ * ```
+ */
+export function tlsError(href: string, error: unknown): SafeFetchError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new SafeFetchError("tls", href, `Cannot fetch ${href}: TLS handshake failed: ${detail}`);
 }
 
 /**

@@ -3,7 +3,9 @@
  *
  * - `LOGO_DISCOVERY`: `on` (default) or `off`;
  * - `LOGO_CONNECT_TO`: resolve overrides, `host:port:address:port,…` (see `connect_to.ts`);
- * - `LOGO_DNS_SERVER`: the name server of discovery's DNS lookups, `address:port` (see `bimi.ts`).
+ * - `LOGO_DNS_SERVER`: the name server of discovery's DNS lookups, `address:port` (see `bimi.ts`);
+ * - `DENO_CERT`: a PEM file of extra CA certificates (a private CA's), trusted besides the default
+ *   roots, read once when discovery starts unless the server already read it (`extra_ca.ts`).
  *
  * On a miss the endpoint waits for discovery at most {@link REQUEST_BUDGET_MS} (3 s): a miss that
  * takes longer answers 404 while discovery finishes in the background, and a later request finds
@@ -25,6 +27,8 @@ import { LogoStore } from "../store/logo_store.ts";
 import { parseDnsServer } from "./bimi.ts";
 import { parseConnectTo } from "./connect_to.ts";
 import { discoveryEnabled } from "./discovery_setting.ts";
+import { readDenoCert } from "./extra_ca.ts";
+import { trustedRoots } from "./fetch_hop.ts";
 
 export { discoveryEnabled };
 import { createDiscovery, type Discovery, type DiscoveryConfig } from "./discover.ts";
@@ -65,13 +69,19 @@ export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   closeTimeoutMs?: number;
   /** Told each discovery's outcome (`stored`, `not-found`…, or `error`) and duration in s. */
   onDiscovery?: (outcome: string, seconds: number) => void;
+  /**
+   * The certificates of `DENO_CERT` as the server read them at start-up (`readDenoCert`), trusted
+   * besides the default roots; default: read here. Ignored with `caCerts`.
+   */
+  extraCaCerts?: string[];
 }
 
 /**
  * Starts discovery for the service from `env` (a getter such as `(n) => Deno.env.get(n)`), or
  * returns undefined when `LOGO_DISCOVERY=off`.
  *
- * @throws {Error} for an invalid `LOGO_DISCOVERY`, `LOGO_CONNECT_TO` or `LOGO_DNS_SERVER`.
+ * @throws {Error} for an invalid `LOGO_DISCOVERY`, `LOGO_CONNECT_TO` or `LOGO_DNS_SERVER`, or a
+ * `DENO_CERT` that cannot be used.
  * @example
  * ```ts
  * import { createApp } from "../http/app.ts";
@@ -94,6 +104,10 @@ export function startDiscoveryService(
   const onDiscovery = options.onDiscovery ?? (() => {});
   const shutdown = new AbortController();
   const connectTo = parseConnectTo(env("LOGO_CONNECT_TO"));
+  const dnsServer = parseDnsServer(env("LOGO_DNS_SERVER"));
+  const extraCaCerts = "extraCaCerts" in options
+    ? options.extraCaCerts
+    : readDenoCert(env("DENO_CERT"));
   // Fetched bytes are decoded in a worker pool, started now, unless the caller passes its own.
   const pool = options.imaging ? undefined : startImagePool({ deadlineMs: IMAGE_DEADLINE_MS });
   const imaging = options.imaging ?? pool!;
@@ -102,8 +116,9 @@ export function startDiscoveryService(
     kv,
     store: new LogoStore(kv, { clock: options.clock, imaging }),
     connectTo,
-    dnsServer: parseDnsServer(env("LOGO_DNS_SERVER")),
+    dnsServer,
     ...options,
+    caCerts: options.caCerts ?? (extraCaCerts ? trustedRoots(extraCaCerts) : undefined),
     imaging,
     log: (message) => failureLog(message),
   });

@@ -24,7 +24,6 @@
  * ```
  * @module
  */
-import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { createAuthenticator, KEY_CACHE_TTL_MS } from "./authenticate.ts";
 import {
   audienceOf,
@@ -51,7 +50,12 @@ import {
   type RequestObserver,
 } from "../observe/request_observer.ts";
 import { observeRenders } from "./observed_render.ts";
-import { createMonogramRenderer, monogramOnMiss, observeMonograms } from "./monogram.ts";
+import {
+  createMonogramRenderer,
+  type MonogramImaging,
+  monogramOnMiss,
+  observeMonograms,
+} from "./monogram.ts";
 import {
   createRenderer,
   DEFAULT_SOURCE_CACHE_BYTES,
@@ -116,8 +120,11 @@ export interface AppDeps {
   checkStore?: StoreCheck;
   /** Access log, metrics (`GET /metrics`) and step spans (`src/observe/`); default all off. */
   observer?: RequestObserver;
-  /** Where cold renders run: the render pool (`src/server/render_pool.ts`); default in process. */
-  imaging?: ImageWork;
+  /**
+   * Where cold renders and monogram tiles run: the render pool (`src/server/render_pool.ts`);
+   * default in process.
+   */
+  imaging?: MonogramImaging;
 }
 
 /** Counters of a running application. */
@@ -213,7 +220,7 @@ export function createApp(deps: AppDeps): App {
     leases: { attempts: limiter.stats().leaseAttempts, commits: limiter.stats().leases },
   }));
   const render = observeRenders({ renderer, variants, observer });
-  const monograms = createMonogramRenderer(variants);
+  const monograms = createMonogramRenderer(variants, deps.imaging);
   const renderMonogram = observeMonograms(monograms, variants, observer);
 
   async function handler(request: Request): Promise<Response> {

@@ -6,6 +6,12 @@
  * and encoded like any logo. Tiles are kept in the same {@link VariantCache} as logos, under a
  * strong ETag naming the domain and the options, so each (domain, options) renders once.
  *
+ * A tile is drawn where logos are rendered: in the app's `imaging`, the render pool in the server
+ * (docs/render_pool.md), so drawing one (about 20 ms of CPU at 800 px) never holds up the serving
+ * isolate, and follows the pool's rules: a full queue or a draw past its deadline answers `503`
+ * with `Retry-After` ({@link renderUnavailable}). A pool ({@link MonogramWork}) also writes the
+ * tile's SVG document; any other `imaging` is handed the document, written here.
+ *
  * @example
  * ```ts
  * import { createMonogramRenderer } from "./monogram.ts";
@@ -16,10 +22,12 @@
  * @module
  */
 import { domainToUnicode } from "node:url";
-import { monogramSvg, transform } from "../../imagecore/mod.ts";
+import type { ImageWork, MonogramWork } from "../../imagecore/image_pool.ts";
+import { monogramSvg, type TransformOptions } from "../../imagecore/mod.ts";
+import { IN_PROCESS } from "../store/logo_ingest.ts";
 import { brandLabel, lookupChain } from "../sdk/domain.ts";
 import { CONTENT_TYPES } from "../sdk/logo_options.ts";
-import { RENDER_VERSION, type TaggedVariant } from "./render_variant.ts";
+import { RENDER_VERSION, renderUnavailable, type TaggedVariant } from "./render_variant.ts";
 import type { LogoOptions } from "./request_options.ts";
 import { VariantCache } from "./variant_cache.ts";
 import { HttpError } from "../http_error.ts";
@@ -53,22 +61,35 @@ export function monogramTag(domain: string, options: LogoOptions): string {
   return `${tag}-${options.format}"`;
 }
 
+/** Where tiles are drawn: an {@link ImageWork}, which may draw them whole ({@link MonogramWork}). */
+export type MonogramImaging = ImageWork & Partial<MonogramWork>;
+
 /**
  * Creates the monogram step over `variants` (default: a cache of its own with the default
- * budget; the app passes the one its logos use).
+ * budget; the app passes the one its logos use), drawing in `imaging` (default: in this isolate,
+ * `IN_PROCESS`; the app passes its render pool).
  */
 export function createMonogramRenderer(
   variants: VariantCache<TaggedVariant> = new VariantCache<TaggedVariant>(),
+  imaging: MonogramImaging = IN_PROCESS,
 ): MonogramRenderer {
-  function draw(domain: string, options: LogoOptions, etag: string): TaggedVariant {
+  async function draw(domain: string, options: LogoOptions, etag: string): Promise<TaggedVariant> {
     // Coloured by the registrable domain, so www.example.com and example.com get one tile.
     const registrable = lookupChain(domain).at(-1) ?? domain;
-    const out = transform(monogramSvg(monogramLabel(domain), registrable), {
+    const label = monogramLabel(domain);
+    const transformOptions: TransformOptions = {
       width: options.size,
       greyscale: options.greyscale,
       theme: options.theme,
       format: options.format,
-    });
+    };
+    const out =
+      await (imaging.monogram
+        ? imaging.monogram(label, registrable, transformOptions)
+        : imaging.transform(monogramSvg(label, registrable), transformOptions))
+        .catch((error) => {
+          throw renderUnavailable(error) ?? error;
+        });
     const { width, height } = out;
     return { bytes: out.bytes, contentType: CONTENT_TYPES[out.format], etag, width, height };
   }
@@ -78,13 +99,7 @@ export function createMonogramRenderer(
       const tag = etag ?? monogramTag(domain, options);
       const cached = variants.get(tag);
       if (cached !== undefined) return Promise.resolve(cached);
-      return variants.getOrCreate(tag, () => {
-        try {
-          return Promise.resolve(draw(domain, options, tag));
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      });
+      return variants.getOrCreate(tag, () => draw(domain, options, tag));
     },
   };
 }
