@@ -16,6 +16,11 @@ import { startService } from "./server/service.ts";
 import { urlHost } from "./server/listen_address.ts";
 
 const service = await startService((name) => Deno.env.get(name));
+// `deno serve` stops taking requests on SIGINT/SIGTERM and exits once nothing else runs: the
+// service's timers, workers and KV close here, as `deno task start` closes them.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, () => void service.close());
+}
 if (service.demo !== null) console.log(`Demo logo: ${service.demo.path}`);
 
 /**
@@ -26,7 +31,9 @@ export default {
   fetch: service.fetch,
   onListen(addr) {
     const { hostname, port } = addr as Deno.NetAddr;
-    console.log(`Logo Lookup listening on http://${urlHost(hostname)}:${port} (KV: ${service.location})`);
+    console.log(
+      `Logo Lookup listening on http://${urlHost(hostname)}:${port} (KV: ${service.location})`,
+    );
     service.warmUp();
   },
 } satisfies Deno.ServeDefaultExport;

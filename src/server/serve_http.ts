@@ -29,8 +29,9 @@ export interface ServeHttpOptions {
   /** Share the port with other processes that set it too (`SO_REUSEPORT`, Linux). */
   reusePort?: boolean;
   /**
-   * Told each time the listener failed and is being opened again; default `console.error` at a
-   * bounded rate (an attack that keeps taking every descriptor costs a few lines a minute).
+   * Told when the listener first fails (it is being opened again) and when a request is answered
+   * again after that: two lines an episode, however many accepts fail in it; default
+   * `console.error` at a bounded rate.
    */
   log?: (line: string) => void;
   /** The server to run; default `Deno.serve` (tests pass a fake). */
@@ -61,10 +62,18 @@ export function serveHttp(
 ): Promise<HttpServer> {
   const serve = options.serve ?? Deno.serve;
   const setTimer = options.setTimer ?? setTimeout;
-  const log = options.log ?? createBoundedLog().kind("listener failed");
+  const log = options.log ?? createBoundedLog().kind("listener");
   let current: Deno.HttpServer | undefined;
   let stopped = false;
   let relistens = 0;
+  let failures = 0; // in the current episode: since the last request answered
+  const serving: Deno.ServeHandler = (request, info) => {
+    if (failures > 0) {
+      log(`Answering again after ${failures} failed listener(s).`);
+      failures = 0;
+    }
+    return handler(request, info);
+  };
   const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
   const addr = { hostname: options.hostname ?? "0.0.0.0", port: options.port };
 
@@ -74,12 +83,12 @@ export function serveHttp(
       hostname: addr.hostname,
       reusePort: options.reusePort,
       onListen() {},
-    }, handler);
+    }, serving);
     current = server;
     server.finished.then(() => {}, (error: unknown) => {
       if (stopped || current !== server) return;
       const reason = error instanceof Error ? error.message : String(error);
-      log(`The listener failed (${reason}); opening it again.`);
+      if (failures++ === 0) log(`The listener failed (${reason}); opening it again.`);
       relisten();
     });
     return server;

@@ -3,9 +3,9 @@
  * store opened (and seeded outside Deno Deploy), discovery, the render pool, the logo change feed
  * and the application. Both entry points use it: `src/main.ts` (`deno task start`, `Deno.serve`
  * with signals) and `src/serve.ts` (`deno serve`, Deno Deploy). Start-up work is bounded and done
- * once per isolate. What the first cache hit does not need starts once the server listens
- * ({@link Service.warmUp}): the render workers and discovery (its modules and its image worker).
- * A render or a miss that comes first starts them itself and waits for them.
+ * once per isolate. What the first cache hit does not need starts shortly after the server
+ * listens ({@link Service.warmUp}): the render workers and discovery (its modules and its image
+ * worker). A render or a miss that comes first starts them itself and waits for them.
  *
  * @example
  * ```ts
@@ -22,12 +22,13 @@ import { type App, createApp } from "../http/app.ts";
 import { parseDnsServer } from "../discovery/bimi.ts";
 import { parseConnectTo } from "../discovery/connect_to.ts";
 import { discoveryEnabled } from "../discovery/discovery_setting.ts";
+import { readDenoCert } from "../discovery/extra_ca.ts";
 import type { DiscoveryService } from "../discovery/service.ts";
-import type { ImagePool, ImageWork } from "../../imagecore/image_pool.ts";
+import type { ImagePool, ImageWork, MonogramWork } from "../../imagecore/image_pool.ts";
 import { readObserveSettings, startObserver } from "../observe/request_observer.ts";
 import { safeLog } from "../safe_log.ts";
 import { type DemoInfo, seedIfEmpty } from "../store/seed.ts";
-import { isKvFile, kvLocation, openKv } from "../store/open_kv.ts";
+import { isKvFile, kvLocation, openKv, whileLocked } from "../store/open_kv.ts";
 import { LogoChangeFeed } from "../store/logo_change_feed.ts";
 import { storeFileCheck } from "../store/store_identity.ts";
 import { renderWorkers, startRenderPool, stopRenderPool } from "./render_pool.ts";
@@ -39,6 +40,12 @@ import { retiredSettingsError } from "./retired_settings.ts";
 export const QUOTA_RETURN_TIMEOUT_MS = 2_000;
 /** How long shutdown waits for background discoveries to stop. */
 export const DISCOVERY_CLOSE_TIMEOUT_MS = 1_000;
+
+/**
+ * How long after listening the render workers and discovery start (unless a render or a miss
+ * started them already): the first requests of a cold instance are answered before that.
+ */
+export const WARM_UP_DELAY_MS = 250;
 
 /** Reads one environment variable; `(name) => Deno.env.get(name)` in production. */
 export type Env = (name: string) => string | undefined;
@@ -57,7 +64,10 @@ export interface Service {
   readonly budgets: CacheBudgets;
   /** The application, for tests and benchmarks. */
   readonly app: App;
-  /** Starts the render workers and discovery; call it once the server listens. */
+  /**
+   * Starts the render workers and discovery {@link WARM_UP_DELAY_MS} from now; call it once the
+   * server listens.
+   */
   warmUp(): void;
   /**
    * Stops what runs beside the handler, each step bounded whatever KV does: the change feed,
@@ -117,18 +127,20 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
   discoveryEnabled(env("LOGO_DISCOVERY"));
   parseConnectTo(env("LOGO_CONNECT_TO"));
   parseDnsServer(env("LOGO_DNS_SERVER"));
+  const extraCaCerts = readDenoCert(env("DENO_CERT")); // discovery trusts them too (node:https)
   const budgets = readCacheBudgets(env); // docs/capacity.md
   // Workers where the runtime has them; inline renders otherwise (docs/deploy.md).
   const workers = typeof Worker === "function"
     ? renderWorkers(env("LOGO_RENDER_WORKERS"), navigator.hardwareConcurrency)
     : 0;
-  let app: App | undefined;
+  let app: App | undefined = undefined; // set below; read by the metrics
   let renderPool: ImagePool | undefined;
   const pool = () => renderPool ??= startRenderPool(workers)!; // docs/render_pool.md
-  const imaging: ImageWork | undefined = workers === 0 ? undefined : {
+  const imaging: (ImageWork & MonogramWork) | undefined = workers === 0 ? undefined : {
     probe: (...args) => pool().probe(...args),
     transform: (...args) => pool().transform(...args),
     renditions: (...args) => pool().renditions(...args),
+    monogram: (...args) => pool().monogram(...args), // src/http/monogram.ts
   };
   const observer = await startObserver({
     settings: readObserveSettings(env),
@@ -139,7 +151,7 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
   let demo: DemoInfo | null = null;
   try {
     // A production store is never seeded with a demo key: on Deploy, keys come from the admin CLI.
-    if (!onDeploy) demo = await seedIfEmpty(kv);
+    if (!onDeploy) demo = await whileLocked(() => seedIfEmpty(kv)); // instances starting at once
   } catch (error) {
     kv.close();
     throw error;
@@ -149,6 +161,7 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
   const startDiscovery = () =>
     discovery ??= import("../discovery/service.ts").then(({ startDiscoveryService }) =>
       startDiscoveryService(kv, env, {
+        extraCaCerts,
         closeTimeoutMs: DISCOVERY_CLOSE_TIMEOUT_MS,
         log: safeLog(console.error), // no query string or token in a log line (src/safe_log.ts)
         onDiscovery: observer.metrics?.discovery, // the discovery latency histogram
@@ -179,9 +192,14 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
     budgets,
     app: running,
     warmUp() {
-      if (closing !== undefined) return;
-      if (workers > 0) pool();
-      if (discover !== undefined) void startDiscovery().catch(() => {});
+      // Not at once: creating a worker holds the serving thread (about 40 ms each), and the
+      // request that woke a cold instance is answered first.
+      const timer = setTimeout(() => {
+        if (closing !== undefined) return;
+        if (workers > 0) pool();
+        if (discover !== undefined) void startDiscovery().catch(() => {});
+      }, WARM_UP_DELAY_MS);
+      Deno.unrefTimer(timer);
     },
     close() {
       closing ??= (async () => {

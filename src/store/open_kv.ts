@@ -85,7 +85,9 @@ export async function openKv(location: string, options: OpenKvOptions = {}): Pro
   if (isKvFile(location)) {
     if (!(await storeFileExists(location))) {
       const leftovers = await leftoverFiles(location);
-      if (leftovers.length > 0) {
+      // SQLite writes the store file before its side files: if it is there now, another
+      // process is creating the store at this moment, and these are its files.
+      if (leftovers.length > 0 && !(await storeFileExists(location))) {
         throw new Error(
           `Cannot open the store at ${setting}: no store file exists there, but ` +
             `${leftovers.join(" and ")} do (left by a store file deleted while a server had it ` +
@@ -107,7 +109,21 @@ export async function openKv(location: string, options: OpenKvOptions = {}): Pro
     }
   }
   try {
-    return await (location === PLATFORM_KV ? Deno.openKv() : Deno.openKv(location));
+    if (!isKvFile(location)) {
+      return await (location === PLATFORM_KV ? Deno.openKv() : Deno.openKv(location));
+    }
+    return await whileLocked(async () => {
+      const kv = await Deno.openKv(location);
+      try {
+        // A write transaction that changes nothing: it waits out another process creating the
+        // same new store (SQLite's switch to WAL takes the file for itself for a moment).
+        await kv.atomic().check({ key: OPEN_PROBE_KEY, versionstamp: null }).commit();
+        return kv;
+      } catch (error) {
+        kv.close();
+        throw error;
+      }
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot open the store at ${setting}: ${openProblem(location, reason)}`);
@@ -181,4 +197,34 @@ function openProblem(location: string, reason: string): string {
       `${FIX_PATH}.`;
   }
   return `${reason}. ${FIX_PATH}.`;
+}
+
+/** A key that is never written: {@link openKv}'s probe checks that it is absent. */
+const OPEN_PROBE_KEY: Deno.KvKey = ["__open_probe"];
+/** How long {@link openKv} waits for a store file that another process holds locked. */
+export const LOCKED_STORE_WAIT_MS = 5_000;
+
+/**
+ * Runs `open` again while it fails with SQLite's "database is locked" (several instances opening
+ * one new store file at once: the one creating it holds the file for a moment), for at most
+ * {@link LOCKED_STORE_WAIT_MS}. For the first writes after opening, too (`seedIfEmpty`).
+ *
+ * @example
+ * ```ts
+ * import { whileLocked } from "./open_kv.ts";
+ * const kv = await Deno.openKv(":memory:");
+ * await whileLocked(() => kv.set(["k"], 1));
+ * ```
+ */
+export async function whileLocked<T>(open: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + LOCKED_STORE_WAIT_MS;
+  for (let pause = 10;; pause = Math.min(pause * 2, 200)) {
+    try {
+      return await open();
+    } catch (error) {
+      const locked = error instanceof Error && /database is locked/.test(error.message);
+      if (!locked || Date.now() + pause > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }

@@ -4,7 +4,8 @@
  * `DENO_DEPLOYMENT_ID` set, no `LOGO_KV` — so the store is `Deno.openKv()` with no path (here
  * the per-`--location` default store; on Deploy the deployment's KV). It is never seeded with a
  * demo key; a key and a logo added with the admin CLI against the same store are served, resized
- * by render workers; a local store file given beside `DENO_DEPLOYMENT_ID` is a start-up error.
+ * by render workers; SIGTERM ends it with status 0; a local store file given beside
+ * `DENO_DEPLOYMENT_ID` is a start-up error.
  */
 import assert from "node:assert/strict";
 import { ADMIN_MAIN, REPO_ROOT } from "../support/admin_cli.ts";
@@ -46,6 +47,11 @@ async function startDeployed(location: string, env: Record<string, string> = {})
     port,
     printed,
     exited,
+    /** SIGTERM, as a platform stops an instance; resolves with the exit code. */
+    stop(): Promise<number> {
+      child.kill("SIGTERM");
+      return exited;
+    },
     async [Symbol.asyncDispose]() {
       try {
         child.kill("SIGKILL");
@@ -105,6 +111,9 @@ Deno.test("Deploy emulated: deno serve's default export on the platform KV, neve
   const unknown = await fetch(`${base}/acme.example?token=pk_000000000000000000000000`);
   await unknown.body?.cancel();
   assert.equal(unknown.status, 401);
+  // SIGTERM: deno serve stops taking requests, the service closes its timers, workers and KV,
+  // and the process exits by itself.
+  assert.equal(await server.stop(), 0, server.printed.join("\n"));
 });
 
 Deno.test("Deploy emulated: a local store file beside DENO_DEPLOYMENT_ID is a start-up error", async () => {

@@ -59,14 +59,15 @@ class FakeServer {
 function fakes(outcomes: (Error | "open")[] = []) {
   const servers: FakeServer[] = [];
   const calls: Deno.ServeTcpOptions[] = [];
+  const handlers: Deno.ServeHandler[] = [];
   const timers: { callback: () => void; ms: number }[] = [];
   const logged: string[] = [];
   const handler = () => new Response("ok");
   const options: Omit<ServeHttpOptions, "port"> = {
     hostname: "127.0.0.1",
     serve(serveOptions, serveHandler) {
-      assert.equal(serveHandler, handler, "the handler is passed on");
       calls.push(serveOptions);
+      handlers.push(serveHandler);
       const outcome = outcomes.shift() ?? "open";
       if (outcome !== "open") throw outcome;
       const server = new FakeServer(serveOptions);
@@ -84,7 +85,7 @@ function fakes(outcomes: (Error | "open")[] = []) {
     assert.ok(timer, "no timer pending");
     timer.callback();
   };
-  return { servers, calls, timers, logged, handler, options, fire };
+  return { servers, calls, handlers, timers, logged, handler, options, fire };
 }
 
 /** Lets every pending promise reaction run (a rejected `finished` reaches its handler). */
@@ -115,9 +116,22 @@ Deno.test("serveHttp: a listener that fails is opened again on the port first bo
   assert.equal(f.calls.length, 3);
   assert.equal(f.calls[2].port, BOUND_PORT);
   assert.equal(server.relistens, 2);
+  assert.equal(f.logged.length, 1, "one line for the whole episode");
+
+  // A request answered ends the episode: one line says so, and the next failure is told again.
+  const info = {} as Deno.ServeHandlerInfo<Deno.NetAddr>;
+  const answer = await f.handlers[2](new Request("http://h/"), info);
+  assert.equal(await answer.text(), "ok", "the service's handler answers");
+  assert.deepEqual(f.logged.slice(1), ["Answering again after 2 failed listener(s)."]);
+  await f.handlers[2](new Request("http://h/"), info);
+  assert.equal(f.logged.length, 2, "said once");
+  f.servers[2].fail();
+  await settle();
+  assert.equal(f.logged.length, 3);
+  assert.match(f.logged[2], /opening it again/);
 
   await server.shutdown();
-  assert.equal(f.servers[2].shutdowns, 1, "the current listener is shut down");
+  assert.equal(f.servers[3].shutdowns, 1, "the current listener is shut down");
 });
 
 Deno.test("serveHttp: a reopen that throws is retried on the timer until it opens", async () => {

@@ -31,6 +31,16 @@ export interface NginxCache extends AsyncDisposable {
   readonly pid: number;
   /** What nginx wrote to its error log so far (for assertion messages). */
   log(): string;
+  /**
+   * Every line nginx has written on its stderr so far: its error log, and an access log a config
+   * sends there (`access_log /dev/stderr …`).
+   */
+  readonly printed: readonly string[];
+  /**
+   * The first line of {@link printed} at index `from` or later that matches `pattern`, once
+   * written; rejects if nginx's output ends first.
+   */
+  line(pattern: RegExp, from?: number): Promise<string>;
   /** Stops nginx and removes its directory. */
   close(): Promise<void>;
 }
@@ -134,9 +144,29 @@ export async function startNginx(
     throw new Error(`nginx did not start:\n${logged.join("\n")}`);
   }
   // Keep draining the log, so nginx never blocks on a full pipe.
+  const waiters = new Set<() => void>();
+  let ended = false;
   const drained = (async () => {
-    for await (const line of output) logged.push(line);
-  })();
+    for await (const line of output) {
+      logged.push(line);
+      for (const wake of waiters) wake();
+    }
+  })().finally(() => {
+    ended = true;
+    for (const wake of waiters) wake();
+  });
+  const line = (pattern: RegExp, from = 0) =>
+    new Promise<string>((resolve, reject) => {
+      const wake = () => {
+        const found = logged.slice(from).find((text) => pattern.test(text));
+        if (found === undefined && !ended) return;
+        waiters.delete(wake);
+        if (found !== undefined) resolve(found);
+        else reject(new Error(`nginx wrote no line matching ${pattern}:\n${logged.join("\n")}`));
+      };
+      waiters.add(wake);
+      wake();
+    });
   let closed: Promise<void> | undefined;
   async function close(): Promise<void> {
     child.kill("SIGTERM");
@@ -149,6 +179,8 @@ export async function startNginx(
     port,
     pid: child.pid,
     log: () => logged.join("\n"),
+    printed: logged,
+    line,
     close() {
       closed ??= close();
       return closed;

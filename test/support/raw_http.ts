@@ -47,6 +47,8 @@ export interface RawExchangeOptions {
   hostname?: string;
   /** Fail when no complete answer or close came within this many ms; default 15000. */
   timeoutMs?: number;
+  /** Told of the connection once it is made, before anything is sent (e.g. its local port). */
+  onConnect?: (conn: Deno.TcpConn) => void;
 }
 
 const HEAD_END = [13, 10, 13, 10];
@@ -137,6 +139,7 @@ export async function rawExchange(
   const bytes = typeof request === "string" ? new TextEncoder().encode(request) : request;
   const head = latin1(bytes.subarray(0, 5)) === "HEAD ";
   const conn = await Deno.connect({ hostname: options.hostname ?? "127.0.0.1", port });
+  options.onConnect?.(conn);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
