@@ -13,9 +13,14 @@
  * - `store` — imports `src/store/open_kv.ts` and `src/store/seed.ts`, then times `openKv(LOGO_KV)`
  *   and `seedIfEmpty(kv)` (on a seeded store: the seed check);
  * - `start` — imports `src/main.ts` and runs its `main()` (as `deno task start` does), timing the
- *   import, `Deno.openKv` inside it, and the time to the "listening on" line; exits once listening;
- * - `wasm COUNT` — times `startRenderPool(COUNT)` until every worker has loaded imagecore's WASM
- *   (`ready()`): what the render pool loads in the background.
+ *   import, `Deno.openKv` and `Deno.serve` inside it (the socket listens when `Deno.serve`
+ *   returns), and the "listening on" line; exits at that line;
+ * - `profile` — as `start`, under V8's CPU profiler (`node:inspector`, sampling every
+ *   {@link SAMPLING_US} µs): self time by source (npm package, repository folder, Deno, op) while
+ *   `src/main.ts` is imported, and by function (inclusive; the repository's functions and ops)
+ *   from `main()` to listening. The profiler slows what it watches: read shares, not durations;
+ * - `wasm COUNT` — times `startRenderPool(COUNT)`: the call itself (it creates the worker threads
+ *   on the calling thread) and until every worker has loaded imagecore's WASM (`ready()`).
  *
  * @module
  */
@@ -34,6 +39,76 @@ function report(fields: Record<string, unknown>): void {
   Deno.stdout.writeSync(
     new TextEncoder().encode(`PROBE ${JSON.stringify({ firstLine, ...fields })}\n`),
   );
+}
+
+/** Sampling interval of the `profile` mode, µs. */
+const SAMPLING_US = 100;
+
+/** The parts of a V8 CPU profile (`Profiler.stop`) read here. */
+interface CpuProfile {
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Where a profile node's code comes from: an npm package, a repository folder, Deno, an op. */
+function source(callFrame: CpuProfile["nodes"][number]["callFrame"]): string {
+  const { url, functionName } = callFrame;
+  const npm = /\/registry\.npmjs\.org\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+  if (npm) return `npm:${npm[1]}`;
+  if (url.startsWith(REPO.href)) {
+    const file = url.slice(REPO.href.length);
+    return file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : file;
+  }
+  if (url.startsWith("ext:deno_node") || url.startsWith("node:")) {
+    return "Deno: node compat (ext:deno_node)";
+  }
+  if (url.startsWith("ext:")) return "Deno: runtime JS (ext:)";
+  if (url === "" && functionName.startsWith("op_")) return `op ${functionName}`;
+  if (url === "") return functionName || "(native)";
+  return url;
+}
+
+/** Self time per source, ms, largest first. */
+function bySource(profile: CpuProfile): Array<[string, number]> {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const key = source(nodes.get(id)!.callFrame);
+    totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
+/**
+ * Inclusive time per function of the repository and per op, ms, largest first (a function that
+ * recurses counts once per sample).
+ */
+function byFunction(profile: CpuProfile): Array<[string, number]> {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) {
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  }
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const counted = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const { functionName, url, lineNumber } = nodes.get(at)!.callFrame;
+      let key: string | undefined;
+      if (url.startsWith(REPO.href)) {
+        key = `${functionName || "(top level)"} ${url.slice(REPO.href.length)}:${lineNumber + 1}`;
+      } else if (url === "" && functionName.startsWith("op_")) key = functionName;
+      if (key === undefined || counted.has(key)) continue;
+      counted.add(key);
+      totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    }
+  });
+  return [...totals].sort((a, b) => b[1] - a[1]);
 }
 
 async function timedImport(spec: string): Promise<number> {
@@ -79,6 +154,17 @@ if (import.meta.main) {
     try {
       Object.defineProperty(Deno, "openKv", { value: timedOpenKv, configurable: true });
     } catch { /* left untimed */ }
+    // Deno.serve too: it returns once the socket listens.
+    let servingAt: number | undefined;
+    const serve = Deno.serve;
+    const timedServe = (...args: unknown[]) => {
+      const server = (serve as (...args: unknown[]) => Deno.HttpServer)(...args);
+      servingAt ??= now();
+      return server;
+    };
+    try {
+      Object.defineProperty(Deno, "serve", { value: timedServe, configurable: true });
+    } catch { /* left untimed */ }
     const log = console.log;
     let importedAt = 0;
     console.log = (...data: unknown[]) => {
@@ -87,6 +173,7 @@ if (import.meta.main) {
         const listeningAt = now();
         report({
           importedAt,
+          servingAt,
           listeningAt,
           openKvStart: kvTimes[0]?.[0],
           openKvEnd: kvTimes[0]?.[1],
@@ -100,17 +187,55 @@ if (import.meta.main) {
     importedAt = now();
     if (importedAt - started < 0) throw new Error("clock went backwards");
     await main();
+  } else if (mode === "profile") {
+    const { Session } = await import("node:inspector");
+    const session = new Session();
+    session.connect();
+    const post = (method: string, params: Record<string, unknown> = {}) =>
+      new Promise<Record<string, unknown>>((resolve, reject) =>
+        session.post(
+          method,
+          params,
+          (error, result) =>
+            error ? reject(error) : resolve((result ?? {}) as Record<string, unknown>),
+        )
+      );
+    await post("Profiler.enable");
+    await post("Profiler.setSamplingInterval", { interval: SAMPLING_US });
+    await post("Profiler.start");
+    let started = performance.now();
+    const { main } = await import(resolve("src/main.ts"));
+    const importMs = performance.now() - started;
+    const imports = (await post("Profiler.stop")).profile as CpuProfile;
+    await post("Profiler.start");
+    started = performance.now();
+    const log = console.log;
+    console.log = async (...data: unknown[]) => {
+      if (!/listening on http/i.test(data.map(String).join(" "))) return log(...data);
+      const startMs = performance.now() - started;
+      const start = (await post("Profiler.stop")).profile as CpuProfile;
+      report({
+        samplingUs: SAMPLING_US,
+        importMs,
+        importBySource: bySource(imports),
+        startMs,
+        startByFunction: byFunction(start),
+      });
+      Deno.exit(0);
+    };
+    await main();
   } else if (mode === "wasm") {
     const count = Number(args[0] ?? navigator.hardwareConcurrency);
     const { startRenderPool } = await import(resolve("src/server/render_pool.ts"));
     const started = performance.now();
     const pool = startRenderPool(count);
+    const createMs = performance.now() - started; // the calling thread, blocked
     await pool?.ready();
     const readyMs = performance.now() - started;
-    report({ workers: count, readyMs });
+    report({ workers: count, createMs, readyMs });
     Deno.exit(0);
   } else {
-    console.error(`Unknown mode "${mode}": imports, store, start or wasm`);
+    console.error(`Unknown mode "${mode}": imports, store, start, profile or wasm`);
     Deno.exit(2);
   }
 }
