@@ -10,6 +10,8 @@ import { LogoStore } from "../store/logo_store.ts";
 import { type NameServer, parseDnsServer } from "../discovery/bimi.ts";
 import { type ConnectToMap, parseConnectTo } from "../discovery/connect_to.ts";
 import { createDiscovery, type Discovery, type DiscoveryConfig } from "../discovery/discover.ts";
+import { readDenoCert } from "../discovery/extra_ca.ts";
+import { trustedRoots } from "../discovery/fetch_hop.ts";
 import { IMAGE_DEADLINE_MS } from "../discovery/measure_image.ts";
 import { UsageError } from "./usage.ts";
 
@@ -19,13 +21,19 @@ export interface DiscoverCommandEnv {
   connectTo?: string;
   /** The `LOGO_DNS_SERVER` value. */
   dnsServer?: string;
+  /** The `DENO_CERT` value: a PEM file of extra CA certificates discovery trusts too. */
+  denoCert?: string;
   /** Further discovery settings (tests inject a resolver or a small budget). */
   config?: Partial<DiscoveryConfig>;
 }
 
 /** The process's discover settings. */
 export function processDiscoverEnv(): DiscoverCommandEnv {
-  return { connectTo: Deno.env.get("LOGO_CONNECT_TO"), dnsServer: Deno.env.get("LOGO_DNS_SERVER") };
+  return {
+    connectTo: Deno.env.get("LOGO_CONNECT_TO"),
+    dnsServer: Deno.env.get("LOGO_DNS_SERVER"),
+    denoCert: Deno.env.get("DENO_CERT"),
+  };
 }
 
 /** Parsed discover settings. */
@@ -34,6 +42,8 @@ export interface DiscoverSettings {
   connectTo: ConnectToMap;
   /** `LOGO_DNS_SERVER`, parsed. */
   dnsServer?: NameServer;
+  /** `DENO_CERT`'s certificates, if set. */
+  extraCaCerts?: string[];
   /** See {@link DiscoverCommandEnv.config}. */
   config?: Partial<DiscoveryConfig>;
 }
@@ -41,7 +51,7 @@ export interface DiscoverSettings {
 /**
  * Parses the environment of a discover command.
  *
- * @throws {UsageError} for a bad `LOGO_CONNECT_TO` or `LOGO_DNS_SERVER`.
+ * @throws {UsageError} for a bad `LOGO_CONNECT_TO`, `LOGO_DNS_SERVER` or `DENO_CERT`.
  *
  * @example
  * ```ts
@@ -53,6 +63,7 @@ export function discoverSettings(env: DiscoverCommandEnv): DiscoverSettings {
     return {
       connectTo: parseConnectTo(env.connectTo),
       dnsServer: parseDnsServer(env.dnsServer),
+      extraCaCerts: readDenoCert(env.denoCert),
       config: env.config,
     };
   } catch (error) {
@@ -94,6 +105,7 @@ export async function openAdminDiscovery(
     store: new LogoStore(kv, { imaging }),
     connectTo: settings.connectTo,
     dnsServer: settings.dnsServer,
+    caCerts: settings.extraCaCerts ? trustedRoots(settings.extraCaCerts) : undefined,
     ...settings.config,
     ...extra,
     imaging,
