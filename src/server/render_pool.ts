@@ -29,8 +29,11 @@
  */
 import { type ImagePool, startImagePool } from "../../imagecore/image_pool.ts";
 
-/** Renders that may wait per worker before `503`: about 100 ms of work at ~1.5 ms a render. */
-export const RENDER_QUEUE_PER_WORKER = 64;
+/**
+ * Renders that may wait per worker before `503`: about 200 ms of logo renders (~1.5 ms each), or
+ * a burst of 200 monogram tiles (~14 ms each at 800 px) shared by two workers.
+ */
+export const RENDER_QUEUE_PER_WORKER = 128;
 /** Wall-clock cap of one render once a worker has it, in ms; past it the answer is `503`. */
 export const RENDER_DEADLINE_MS = 2_000;
 /**

@@ -112,7 +112,11 @@ Deno.test("a case whose building throws is skipped, counted, and the run goes on
   ok(
     report.harnessErrors.every((e) => e.detail.startsWith("RangeError: fake case failure")),
   );
-  ok(report.iterations >= 2 * report.harnessErrors.length, `${report.iterations} cases`);
+  // Two good cases for each failed one, give or take where the run's time ran out.
+  ok(
+    report.iterations >= 2 * report.harnessErrors.length - 2,
+    `${report.iterations} cases, ${report.harnessErrors.length} harness errors`,
+  );
 });
 
 Deno.test("a seed the target cannot decode stops the run before fuzzing", async () => {

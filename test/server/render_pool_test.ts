@@ -107,7 +107,7 @@ Deno.test("render pool: the server renders with its workers and stops on SIGTERM
     LOGO_RENDER_WORKERS: "2",
     LOGO_WATCHDOG_MS: "0", // its thread is a worker too: only the render workers here
   });
-  assert.ok(server.printed.includes("Render workers: 2."), server.printed.join("\n"));
+  await server.line(/^Render workers: 2\.$/); // printed just after the listening line
   // The pool starts shortly after listening, or with the first render, as here.
   const url = new URL(`http://127.0.0.1:${server.port}${demo.path}&size=40&greyscale=true`);
   const response = await fetch(url);
