@@ -7,8 +7,6 @@
  * to stop — contains a query string or a token (issues #9, #10 and #29).
  */
 import assert from "node:assert/strict";
-import { KeyStore } from "../../src/store/key_store.ts";
-import { LogoStore } from "../../src/store/logo_store.ts";
 import {
   type Answer,
   CORPUS,
@@ -17,9 +15,12 @@ import {
   EXCHANGES,
   WAITING,
 } from "../fixtures/malformed_requests/mod.ts";
-import { flatImage } from "../support/images.ts";
+import { prepareCorpusStore } from "../support/corpus_store.ts";
+import { exchangeUntilClosed } from "../support/exchange_until_closed.ts";
+import { latin1 } from "../support/latin1.ts";
 import { startMainProcess } from "../support/main_process.ts";
 import { rawExchange, type RawResult } from "../support/raw_http.ts";
+import { type ReadAnswer, splitAnswers } from "../support/split_answers.ts";
 
 /** How long the raw client holds a waiting entry's connection, watching it get no answer. */
 const WAIT_MS = 300;
@@ -35,34 +36,6 @@ const MAGIC: Record<string, number[]> = {
   "image/webp": [0x52, 0x49, 0x46, 0x46],
   "image/jpeg": [0xff, 0xd8, 0xff],
 };
-
-/** Creates the keys and logos the corpus refers to; returns the placeholder values. */
-async function prepareStore(path: string): Promise<Record<string, string>> {
-  const kv = await Deno.openKv(path);
-  try {
-    const keys = new KeyStore(kv);
-    const logos = new LogoStore(kv);
-    const many = { limit: 1_000_000, window: 3600 };
-    const plain = await keys.create(many);
-    const allow = await keys.create({ ...many, allow: ["https://app.example.com"] });
-    const attribution = await keys.create({ ...many, attribution: true });
-    const revoked = await keys.create(many);
-    await keys.revoke(revoked.key.id);
-    await logos.put("example.com", flatImage(160, 80, [0, 120, 200, 255]), { source: "test" });
-    await logos.put("example.org", flatImage(40, 40, [200, 0, 0, 255]), { source: "test" });
-    await logos.put("xn--bcher-kva.de", flatImage(64, 64, [0, 160, 0, 255]), { source: "test" });
-    return {
-      pk: plain.key.publishableKey,
-      sk: plain.secretKey,
-      pkAllow: allow.key.publishableKey,
-      pkAttr: attribution.key.publishableKey,
-      pkRevoked: revoked.key.publishableKey,
-      skRevoked: revoked.secretKey,
-    };
-  } finally {
-    kv.close();
-  }
-}
 
 /** `request` with its placeholders replaced; bytes stay bytes (the values are ASCII). */
 function fill(request: string | Uint8Array, values: Record<string, string>): string | Uint8Array {
@@ -110,61 +83,6 @@ function problem(entry: CorpusEntry, result: RawResult): string | undefined {
   return undefined;
 }
 
-/** `bytes` as Latin-1 text: one character per byte. */
-function latin1(bytes: Uint8Array): string {
-  let text = "";
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return text;
-}
-
-/** One answer of an exchange: its status and headers (its body is skipped). */
-interface ReadAnswer {
-  readonly status: number;
-  readonly headers: Headers;
-}
-
-/**
- * The complete answers at the start of `text` (the bytes an exchange received, as Latin-1), in
- * order, and what is left after them. Interim (1xx) answers are skipped; `heads[i]` says the
- * i-th answer is to a `HEAD` (no body). Bodies are delimited by `Content-Length` or chunked
- * encoding, or run to the end.
- */
-function splitAnswers(text: string, heads: boolean[]): { answers: ReadAnswer[]; rest: string } {
-  const answers: ReadAnswer[] = [];
-  let at = 0;
-  for (;;) {
-    const end = text.indexOf("\r\n\r\n", at);
-    if (end < 0) return { answers, rest: text.slice(at) };
-    const [statusLine, ...lines] = text.slice(at, end).split("\r\n");
-    const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
-    if (match === null) return { answers, rest: text.slice(at) };
-    const status = Number(match[1]);
-    const headers = new Headers();
-    for (const line of lines) {
-      const colon = line.indexOf(":");
-      headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
-    }
-    at = end + 4;
-    if (status < 200) continue;
-    const head = heads[answers.length] ?? false;
-    answers.push({ status, headers });
-    if (head || status === 204 || status === 304) continue;
-    if (headers.get("transfer-encoding") === "chunked") {
-      for (;;) {
-        const lineEnd = text.indexOf("\r\n", at);
-        const size = parseInt(text.slice(at, lineEnd), 16);
-        if (lineEnd < 0 || Number.isNaN(size)) return { answers, rest: text.slice(at) };
-        at = lineEnd + 2 + size + 2;
-        if (size === 0) break;
-      }
-    } else if (headers.has("content-length")) {
-      at += Number(headers.get("content-length"));
-    } else {
-      return { answers, rest: "" };
-    }
-  }
-}
-
 /**
  * Sends `request` in one write and reads until the server closes the connection (or
  * {@link EXCHANGE_MS} passes: "left open"); the answers it gave, in order.
@@ -175,35 +93,8 @@ async function exchangeAll(
   heads: boolean[],
 ): Promise<{ answers: ReadAnswer[]; rest: string; ended: string }> {
   const bytes = typeof request === "string" ? new TextEncoder().encode(request) : request;
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  let ended = "closed";
-  const timer = setTimeout(() => {
-    ended = "left open";
-    conn.close();
-  }, EXCHANGE_MS);
-  const chunks: Uint8Array[] = [];
-  try {
-    await conn.write(bytes).catch(() => {}); // the server may close before reading it all
-    const buffer = new Uint8Array(64 * 1024);
-    for (;;) {
-      const n = await conn.read(buffer).catch((error) => {
-        if (ended === "closed") ended = `reset (${error})`;
-        return null;
-      });
-      if (n === null) break;
-      chunks.push(buffer.slice(0, n));
-    }
-  } finally {
-    clearTimeout(timer);
-    try {
-      conn.close();
-    } catch {
-      // already closed
-    }
-  }
-  const received = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  chunks.reduce((offset, chunk) => (received.set(chunk, offset), offset + chunk.length), 0);
-  return { ...splitAnswers(latin1(received), heads), ended };
+  const { received, ended } = await exchangeUntilClosed(port, bytes, EXCHANGE_MS);
+  return { ...splitAnswers(received, heads), ended };
 }
 
 /** What is wrong with `got` as the `i`-th answer `expected`, or `undefined`. */
@@ -290,7 +181,7 @@ async function waitingProblems(port: number): Promise<string[]> {
 Deno.test("the malformed-request corpus: documented answers, no 5xx, no token in the output", async (t) => {
   assert.ok(CORPUS.length >= 250, `only ${CORPUS.length} entries`);
   const dir = await Deno.makeTempDir();
-  const values = await prepareStore(`${dir}/kv.sqlite`);
+  const values = await prepareCorpusStore(`${dir}/kv.sqlite`);
   const server = await startMainProcess({ LOGO_KV: `${dir}/kv.sqlite` });
   const { port, printed } = server;
   try {

@@ -17,25 +17,10 @@ import {
 } from "../../imagecore/image_pool.ts";
 import { ImageCoreError, probe } from "../../imagecore/mod.ts";
 import { flatImage } from "../support/images.ts";
+import { holdWorker } from "../support/hold_worker.ts";
 import { startTestApp } from "../support/server.ts";
 
 const LOGO = flatImage(600, 200, [250, 120, 0, 255]);
-
-/** Holds the pool's one worker with a `test:hold` job; `release()` lets it finish. */
-function holdWorker(pool: ImagePool) {
-  const signal = new SharedArrayBuffer(4);
-  const held = pool.runForTests("test:hold", { deadlineMs: 60_000 }, signal);
-  held.catch(() => {}); // rejected by the pool's close when a test fails first: not what failed
-  assert.equal(pool.stats().running, 1, "the hold job runs in the worker");
-  return {
-    async release() {
-      const cell = new Int32Array(signal);
-      Atomics.store(cell, 0, 1);
-      Atomics.notify(cell, 0);
-      await held;
-    },
-  };
-}
 
 /**
  * The pool as the app's `imaging`, counting the jobs handed to it by operation, with an event per

@@ -20,53 +20,26 @@
 import assert from "node:assert/strict";
 import { externalTool } from "../support/external_tool.ts";
 import { type MainProcess, startMainProcess } from "../support/main_process.ts";
-import {
-  DEPLOY_RECIPE,
-  type MainContext,
-  moveOnce,
-  type NginxCache,
-  startDeployRecipe,
-} from "../support/nginx_cache.ts";
+import { HeldConnection } from "../support/held_connection.ts";
+import { median } from "../support/median.ts";
+import { moveOnce, type NginxCache, startDeployRecipe } from "../support/nginx_cache.ts";
+import { processSockets } from "../support/process_sockets.ts";
 import { rawExchange, type RawResult } from "../support/raw_http.ts";
+import {
+  directive,
+  MAIN_CONTEXT,
+  milliseconds,
+  RECIPE,
+  UPSTREAM_KEEPALIVE,
+} from "../support/recipe_settings.ts";
 
 const nginx = externalTool("nginx", ["/usr/sbin/nginx"], "apt-get install nginx");
-const RECIPE = await Deno.readTextFile(DEPLOY_RECIPE);
 const encoder = new TextEncoder();
-
-/** The value of the directive `name`, which the recipe must set exactly once. */
-function directive(config: string, name: string): string {
-  const found = [...config.matchAll(new RegExp(`^\\s*${name}\\s+([^;]*);`, "gm"))];
-  assert.equal(found.length, 1, `the recipe sets ${name} exactly once`);
-  return found[0][1].trim();
-}
 
 /** `config` with the directive `name` (set exactly once) set to `value` instead. */
 function setDirective(config: string, name: string, value: string): string {
   return moveOnce(config, `${name} ${directive(config, name)};`, `${name} ${value};`);
 }
-
-/** Milliseconds of an nginx time such as `10s` or `500ms`. */
-function milliseconds(time: string): number {
-  const match = /^(\d+)(ms|s|m)?$/.exec(time);
-  assert.ok(match, `an nginx time: ${time}`);
-  return Number(match[1]) * ({ ms: 1, s: 1000, m: 60_000 }[match[2] ?? "s"] ?? 1000);
-}
-
-/** A number the recipe's comments give for nginx.conf's main context, e.g. worker_connections. */
-function advised(name: string): number {
-  const match = new RegExp(`^#.*\\b${name} (\\d+);`, "m").exec(RECIPE);
-  assert.ok(match, `the recipe's comments give ${name} for nginx.conf's main context`);
-  return Number(match[1]);
-}
-
-/** nginx's main context as the recipe advises it. */
-const MAIN_CONTEXT: MainContext = {
-  workerConnections: advised("worker_connections"),
-  workerRlimitNofile: advised("worker_rlimit_nofile"),
-};
-
-/** Idle connections nginx keeps to the instances: all the service sees of the clients at rest. */
-const UPSTREAM_KEEPALIVE = Number(directive(RECIPE, "keepalive"));
 
 /** Polls `done` every 25 ms until it holds; throws after `deadlineMs`. */
 async function until(what: string, deadlineMs: number, done: () => boolean): Promise<void> {
@@ -75,19 +48,6 @@ async function until(what: string, deadlineMs: number, done: () => boolean): Pro
     if (performance.now() > deadline) throw new Error(`${what}: not within ${deadlineMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-/** Socket descriptors the process `pid` holds (listening and connected). */
-function sockets(pid: number): number {
-  let count = 0;
-  for (const entry of Deno.readDirSync(`/proc/${pid}/fd`)) {
-    try {
-      if (Deno.readLinkSync(`/proc/${pid}/fd/${entry.name}`).startsWith("socket:")) count++;
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return count;
 }
 
 /** The single worker of the nginx whose master is `proxy`: its descriptors and resident memory. */
@@ -144,62 +104,14 @@ function statusOf(result: RawResult): number | "closed" {
 const HALF_HEAD = encoder.encode("GET /healthz HTTP/1.1\r\nHost: logos.example.com\r\nX-Slow: ");
 const TRICKLE_MS = 500;
 
-/** A connection that sent half a request head and then stalls or trickles, until nginx ends it. */
-class SlowClient {
-  /** When it was ended by the other side (`performance.now()`); undefined while it is open. */
-  closed: number | undefined;
-  /** Bytes received: nginx answers nothing, it closes. */
-  received = 0;
-  /** Resolves once it has ended. */
-  readonly ended: Promise<void>;
-  #closedHere = false;
-
-  private constructor(
-    private readonly conn: Deno.TcpConn,
-    /** When the connection was made (`performance.now()`). */
-    readonly opened: number,
-    trickle: boolean,
-  ) {
-    const ticker = trickle
-      ? setInterval(() => conn.write(encoder.encode("a")).catch(() => {}), TRICKLE_MS)
-      : undefined;
-    this.ended = this.#read().finally(() => clearInterval(ticker));
-  }
-
-  /** Connects to 127.0.0.1:`port` and sends {@link HALF_HEAD}; `trickle`: a byte every 500 ms. */
-  static async open(port: number, trickle: boolean): Promise<SlowClient> {
-    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-    const opened = performance.now();
-    await conn.write(HALF_HEAD);
-    return new SlowClient(conn, opened, trickle);
-  }
-
-  async #read(): Promise<void> {
-    const buffer = new Uint8Array(4096);
-    try {
-      for (;;) {
-        const n = await this.conn.read(buffer);
-        if (n === null) break;
-        this.received += n;
-      }
-    } catch {
-      // reset by nginx (reset_timedout_connection), or closed here
-    }
-    this.closed = performance.now();
-    if (!this.#closedHere) this.conn.close();
-  }
-
-  /** Closes it from this side (cleanup). */
-  close(): void {
-    if (this.closed !== undefined || this.#closedHere) return;
-    this.#closedHere = true;
-    this.conn.close();
-  }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+/**
+ * A connection to 127.0.0.1:`port` that sent {@link HALF_HEAD} and then stalls or, with
+ * `trickle`, sends a byte every 500 ms, until nginx ends it.
+ */
+async function openSlow(port: number, trickle: boolean): Promise<HeldConnection> {
+  const client = await HeldConnection.open(port, HALF_HEAD);
+  if (trickle) client.trickle(encoder.encode("a"), TRICKLE_MS);
+  return client;
 }
 
 const SLOW_CLIENTS = 2000;
@@ -221,15 +133,15 @@ Deno.test({
       edit: (config) => setDirective(config, "client_header_timeout", `${headerTimeoutMs}ms`),
     });
     assert.equal(statusOf(await get(proxy.port, instances.demo)), 200, proxy.log());
-    const serviceSockets = sockets(service.pid);
+    const serviceSockets = processSockets(service.pid);
 
-    const slow: SlowClient[] = [];
+    const slow: HeldConnection[] = [];
     try {
       const started = performance.now();
       for (let i = 0; i < SLOW_CLIENTS; i += OPEN_AT_ONCE) {
         const batch = Array.from(
           { length: Math.min(OPEN_AT_ONCE, SLOW_CLIENTS - i) },
-          (_, j) => SlowClient.open(proxy.port, i + j < TRICKLING),
+          (_, j) => openSlow(proxy.port, i + j < TRICKLING),
         );
         const opened = await Promise.allSettled(batch);
         for (const result of opened) if (result.status === "fulfilled") slow.push(result.value);
@@ -249,7 +161,7 @@ Deno.test({
       }
       const held = slow.filter((client) => client.closed === undefined).length;
       const worker = nginxWorker(proxy);
-      const serviceSocketsHeld = sockets(service.pid);
+      const serviceSocketsHeld = processSockets(service.pid);
       assert.equal(held, SLOW_CLIENTS, `${held} of ${SLOW_CLIENTS} held at once after the probes`);
       // The service sees nginx's upstream connections only: none for a request not yet whole.
       assert.ok(
@@ -278,7 +190,11 @@ Deno.test({
           Math.round(Math.max(...lifetimes))
         } ms`,
       );
-      assert.equal(slow.reduce((sum, client) => sum + client.received, 0), 0, "no answer sent");
+      assert.equal(
+        slow.reduce((sum, client) => sum + client.received.length, 0),
+        0,
+        "no answer sent",
+      );
       assert.equal(statusOf(await get(proxy.port, "/healthz")), 200, "and after");
       assert.equal(statusOf(await get(service.port, "/healthz")), 200, "the service, directly");
 
@@ -319,7 +235,7 @@ Deno.test({
       main: MAIN_CONTEXT,
       edit: (config) => setDirective(config, "client_body_timeout", `${bodyTimeoutMs}ms`),
     });
-    const serviceSockets = sockets(service.pid);
+    const serviceSockets = processSockets(service.pid);
 
     // Each holds a request in progress: its head is whole, its announced body never comes.
     const holding =
@@ -353,7 +269,7 @@ Deno.test({
         other.close();
       }
       assert.equal(statusOf(await get(service.port, "/healthz")), 200, "the service, directly");
-      const serviceSocketsHeld = sockets(service.pid);
+      const serviceSocketsHeld = processSockets(service.pid);
       assert.equal(settled.length, excess, `the ${limit} others are still held`);
 
       await Promise.all(all);

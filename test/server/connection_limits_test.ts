@@ -17,6 +17,7 @@
  */
 import assert from "node:assert/strict";
 import { lines } from "../support/lines.ts";
+import { within } from "../support/within.ts";
 
 const MAIN = new URL("../../src/main.ts", import.meta.url).pathname;
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
@@ -113,19 +114,6 @@ async function startMain(descriptors: number): Promise<Main> {
     await status;
     await collected;
     throw error;
-  }
-}
-
-/** `promise`, or a failure naming `what` when it has not settled within `ms`. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

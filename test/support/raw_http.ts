@@ -15,6 +15,7 @@
  * ```
  * @module
  */
+import { latin1 } from "./latin1.ts";
 
 /** An answer read completely. */
 export interface RawResponse {
@@ -59,12 +60,6 @@ function indexOfSequence(bytes: Uint8Array, sequence: number[], from = 0): numbe
     return i;
   }
   return -1;
-}
-
-function latin1(bytes: Uint8Array): string {
-  let text = "";
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return text;
 }
 
 /** Decodes a chunked body, or returns `undefined` while its last chunk has not arrived. */
