@@ -99,6 +99,9 @@ Settings, all read from the environment:
   LOGO_RENDER_WORKERS   Worker threads that render resized, greyscale or themed logos, 0 to
                         ${MAX_RENDER_WORKERS} (default: one per core; 0 renders in the serving
                         isolate).
+  LOGO_RENDER_DEADLINE_MS
+                        Longest a render may take once a worker has it, in ms, 100 to 60000
+                        (default 2000); past it the answer is 503 with Retry-After.
 
 Connections: Deno.serve has no header or idle timeout and no connection cap; put the nginx
 recipe (docs/deploy/nginx.conf) in front of any public instance. If clients take every file

@@ -97,8 +97,38 @@ export function renderWorkers(
   return workers;
 }
 
+/** Longest `LOGO_RENDER_DEADLINE_MS` accepted: a minute. */
+export const MAX_RENDER_DEADLINE_MS = 60_000;
+
 /**
- * Starts the render pool of `workers` workers, or nothing for 0 (renders run inline).
+ * Reads `LOGO_RENDER_DEADLINE_MS`: unset or empty gives {@link RENDER_DEADLINE_MS}. A slower
+ * machine, or a test suite sharing its cores with another, may need more.
+ *
+ * @throws {RangeError} "Invalid LOGO_RENDER_DEADLINE_MS …" unless a whole number of ms from 100
+ * to {@link MAX_RENDER_DEADLINE_MS}.
+ *
+ * @example
+ * ```ts
+ * renderDeadlineMs(undefined); // 2000
+ * renderDeadlineMs("10000"); // 10000
+ * ```
+ */
+export function renderDeadlineMs(value: string | undefined): number {
+  const text = value?.trim();
+  if (!text) return RENDER_DEADLINE_MS;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 100 || ms > MAX_RENDER_DEADLINE_MS || String(ms) !== text) {
+    throw new RangeError(
+      `Invalid LOGO_RENDER_DEADLINE_MS "${value}": expected a whole number of ms from 100 to ` +
+        `${MAX_RENDER_DEADLINE_MS}`,
+    );
+  }
+  return ms;
+}
+
+/**
+ * Starts the render pool of `workers` workers, or nothing for 0 (renders run inline), each render
+ * bounded by `deadlineMs` once a worker has it.
  *
  * @example
  * ```ts
@@ -107,11 +137,14 @@ export function renderWorkers(
  * await pool?.close();
  * ```
  */
-export function startRenderPool(workers: number): ImagePool | undefined {
+export function startRenderPool(
+  workers: number,
+  deadlineMs: number = RENDER_DEADLINE_MS,
+): ImagePool | undefined {
   if (workers === 0) return undefined;
   return startImagePool({
     size: workers,
-    deadlineMs: RENDER_DEADLINE_MS,
+    deadlineMs,
     maxQueue: RENDER_QUEUE_PER_WORKER * workers,
     maxJobMemoryBytes: Infinity,
     niceness: RENDER_WORKER_NICENESS,

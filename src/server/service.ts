@@ -31,7 +31,7 @@ import { type DemoInfo, seedIfEmpty } from "../store/seed.ts";
 import { isKvFile, kvLocation, openKv, whileLocked } from "../store/open_kv.ts";
 import { LogoChangeFeed } from "../store/logo_change_feed.ts";
 import { storeFileCheck } from "../store/store_identity.ts";
-import { renderWorkers, startRenderPool, stopRenderPool } from "./render_pool.ts";
+import { renderDeadlineMs, renderWorkers, startRenderPool, stopRenderPool } from "./render_pool.ts";
 import { memoryFigures } from "./memory_figures.ts";
 import { type CacheBudgets, readCacheBudgets } from "./cache_budgets.ts";
 import { retiredSettingsError } from "./retired_settings.ts";
@@ -135,7 +135,8 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
     : 0;
   let app: App | undefined = undefined; // set below; read by the metrics
   let renderPool: ImagePool | undefined;
-  const pool = () => renderPool ??= startRenderPool(workers)!; // docs/render_pool.md
+  const deadlineMs = renderDeadlineMs(env("LOGO_RENDER_DEADLINE_MS"));
+  const pool = () => renderPool ??= startRenderPool(workers, deadlineMs)!; // docs/render_pool.md
   const imaging: (ImageWork & MonogramWork) | undefined = workers === 0 ? undefined : {
     probe: (...args) => pool().probe(...args),
     transform: (...args) => pool().transform(...args),

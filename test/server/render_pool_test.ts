@@ -10,8 +10,10 @@ import { renderUnavailable } from "../../src/http/render_variant.ts";
 import {
   defaultRenderWorkers,
   MAX_RENDER_WORKERS,
+  RENDER_DEADLINE_MS,
   RENDER_QUEUE_PER_WORKER,
   RENDER_WORKER_NICENESS,
+  renderDeadlineMs,
   renderWorkers,
   startRenderPool,
   stopRenderPool,
@@ -155,5 +157,29 @@ Deno.test("render pool: a bad LOGO_RENDER_WORKERS stops start-up with one clear 
   assert.match(
     new TextDecoder().decode(output.stderr),
     /^Invalid LOGO_RENDER_WORKERS "many": expected a whole number from 0 \(render inline\)/m,
+  );
+});
+
+Deno.test("render pool: LOGO_RENDER_DEADLINE_MS is a whole number of ms from 100 to 60000", () => {
+  assert.equal(renderDeadlineMs(undefined), RENDER_DEADLINE_MS);
+  assert.equal(renderDeadlineMs(""), RENDER_DEADLINE_MS);
+  assert.equal(renderDeadlineMs("100"), 100);
+  assert.equal(renderDeadlineMs("30000"), 30_000);
+  for (const bad of ["99", "60001", "1.5", "2s", "-1", "1e4"]) {
+    assert.throws(() => renderDeadlineMs(bad), /^RangeError: Invalid LOGO_RENDER_DEADLINE_MS/);
+  }
+});
+
+Deno.test("render pool: a bad LOGO_RENDER_DEADLINE_MS stops start-up with one clear line", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../../src/main.ts", import.meta.url).pathname],
+    env: { LOGO_RENDER_DEADLINE_MS: "soon", LOGO_KV: ":memory:", PORT: "0", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(output.code, 1);
+  assert.match(
+    new TextDecoder().decode(output.stderr),
+    /^Invalid LOGO_RENDER_DEADLINE_MS "soon": expected a whole number of ms from 100/m,
   );
 });

@@ -38,7 +38,15 @@ export interface MainProcess extends AsyncDisposable {
 export async function startMainProcess(env: Record<string, string>): Promise<MainProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--config", CONFIG, MAIN],
-    env: { PORT: "0", LOGO_DISCOVERY: "off", NO_COLOR: "1", ...env },
+    // Renders get 30 s, not the production 2 s: a test suite may share its cores with another
+    // (issue 30). Tests of the deadline itself use the pool directly.
+    env: {
+      PORT: "0",
+      LOGO_DISCOVERY: "off",
+      NO_COLOR: "1",
+      LOGO_RENDER_DEADLINE_MS: "30000",
+      ...env,
+    },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
