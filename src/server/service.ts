@@ -124,7 +124,7 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
   if (retired) throw retired;
   const location = storeLocation(env);
   const onDeploy = !!env("DENO_DEPLOYMENT_ID")?.trim();
-  discoveryEnabled(env("LOGO_DISCOVERY"));
+  const discoveryOn = discoveryEnabled(env("LOGO_DISCOVERY"));
   parseConnectTo(env("LOGO_CONNECT_TO"));
   parseDnsServer(env("LOGO_DNS_SERVER"));
   const extraCaCerts = readDenoCert(env("DENO_CERT")); // discovery trusts them too (node:https)
@@ -168,7 +168,7 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
         onDiscovery: observer.metrics?.discovery, // the discovery latency histogram
       })
     );
-  const discover = discoveryEnabled(env("LOGO_DISCOVERY"))
+  const discover = discoveryOn
     ? async (domain: string) => await (await startDiscovery())?.discover(domain)
     : undefined;
   // Other processes' logo writes, read once a second: cached records stay until one names them.

@@ -146,20 +146,6 @@ Deno.test("render pool: the server renders with its workers and stops on SIGTERM
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("render pool: a bad LOGO_RENDER_WORKERS stops start-up with one clear line", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../src/main.ts", import.meta.url).pathname],
-    env: { LOGO_RENDER_WORKERS: "many", LOGO_KV: ":memory:", PORT: "0", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(output.code, 1);
-  assert.match(
-    new TextDecoder().decode(output.stderr),
-    /^Invalid LOGO_RENDER_WORKERS "many": expected a whole number from 0 \(render inline\)/m,
-  );
-});
-
 Deno.test("render pool: LOGO_RENDER_DEADLINE_MS is a whole number of ms from 100 to 60000", () => {
   assert.equal(renderDeadlineMs(undefined), RENDER_DEADLINE_MS);
   assert.equal(renderDeadlineMs(""), RENDER_DEADLINE_MS);
@@ -170,16 +156,28 @@ Deno.test("render pool: LOGO_RENDER_DEADLINE_MS is a whole number of ms from 100
   }
 });
 
-Deno.test("render pool: a bad LOGO_RENDER_DEADLINE_MS stops start-up with one clear line", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../src/main.ts", import.meta.url).pathname],
-    env: { LOGO_RENDER_DEADLINE_MS: "soon", LOGO_KV: ":memory:", PORT: "0", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(output.code, 1);
-  assert.match(
-    new TextDecoder().decode(output.stderr),
-    /^Invalid LOGO_RENDER_DEADLINE_MS "soon": expected a whole number of ms from 100/m,
-  );
-});
+for (
+  const [name, value, said] of [
+    [
+      "LOGO_RENDER_WORKERS",
+      "many",
+      /^Invalid LOGO_RENDER_WORKERS "many": expected a whole number from 0 \(render inline\)/m,
+    ],
+    [
+      "LOGO_RENDER_DEADLINE_MS",
+      "soon",
+      /^Invalid LOGO_RENDER_DEADLINE_MS "soon": expected a whole number of ms from 100/m,
+    ],
+  ] as const
+) {
+  Deno.test(`render pool: a bad ${name} stops start-up with one clear line`, async () => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL("../../src/main.ts", import.meta.url).pathname],
+      env: { [name]: value, LOGO_KV: ":memory:", PORT: "0", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(output.code, 1);
+    assert.match(new TextDecoder().decode(output.stderr), said);
+  });
+}
