@@ -34,6 +34,7 @@
 import { Worker } from "node:worker_threads";
 import type { ImageJob, WorkerMessage, WorkerSetup } from "./image_worker.ts";
 import { checkNiceness } from "./thread_niceness.ts";
+import { hasDescriptorHeadroom } from "./descriptor_headroom.ts";
 import { type PackedRenditions, unpackRenditions } from "./renditions.ts";
 import {
   createMailbox,
@@ -108,6 +109,8 @@ const WATCH_MS = 5;
  */
 const SWEEP_MS = 50;
 const WORKER_URL = new URL("./image_worker.ts", import.meta.url);
+/** How soon a worker that could not be created (see `canStartWorker`) is tried again. */
+const START_RETRY_MS = 250;
 
 /** Default JS heap cap of a worker, in MiB: room for the largest legal decode (16.8 MP). */
 export const DEFAULT_MAX_HEAP_MB = 512;
@@ -134,6 +137,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   const rss = options.rss ?? (() => Deno.memoryUsage().rss);
   const mailboxBytes = options.mailboxBytes ?? DEFAULT_MAILBOX_BYTES;
   const niceness = checkNiceness(options.niceness ?? 0);
+  const canStartWorker = options.canStartWorker ?? hasDescriptorHeadroom;
   const queue: Pending[] = [];
   const slots = new Set<Slot>();
   const exits = new Set<Promise<void>>();
@@ -142,10 +146,16 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
   let closed = false;
   let watch: ReturnType<typeof setInterval> | undefined;
   let sweep: ReturnType<typeof setInterval> | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
   let startFailure: ((error: ImageCoreError) => void)[] = [];
   let readyWaiters: (() => void)[] = [];
 
-  function spawn(): void {
+  /** Creates a worker, or, when `canStartWorker` says no, tries again later and returns false. */
+  function spawn(): boolean {
+    if (!canStartWorker()) {
+      deferStart();
+      return false;
+    }
     started++;
     const mailbox = mailboxBytes > 0 ? createMailbox(mailboxBytes) : undefined;
     const worker = new Worker(WORKER_URL, {
@@ -180,6 +190,31 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       exited();
       if (slots.has(slot)) fail(slot, "internal", "Cannot process image: the image worker exited");
     });
+    return true;
+  }
+
+  /**
+   * Schedules the next attempt to fill the pool. With no worker at all, the waiting jobs could only
+   * wait for descriptors to come back: they are refused now, as a full queue is.
+   */
+  function deferStart(): void {
+    if (slots.size === 0) {
+      const error = new ImageCoreError(
+        "busy",
+        "Cannot process image: no image worker can start now (no file descriptors to spare)",
+      );
+      for (const pending of queue.splice(0)) pending.reject(error);
+    }
+    retry ??= setTimeout(() => {
+      retry = undefined;
+      if (!closed) fill();
+    }, START_RETRY_MS);
+  }
+
+  /** Starts workers up to `size` (one that cannot start now is tried again later). */
+  function fill(): void {
+    while (slots.size < size) if (!spawn()) break;
+    dispatch();
   }
 
   function onMessage(slot: Slot, message: WorkerMessage): void {
@@ -290,7 +325,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
 
   function dispatch(): void {
     if (closed) return;
-    while (slots.size < size && queue.length > 0) spawn();
+    while (slots.size < size && queue.length > 0) if (!spawn()) break;
     for (const slot of slots) {
       if (!slot.ready || slot.running || queue.length === 0) continue;
       const pending = queue.shift()!;
@@ -361,6 +396,7 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
     closed = true;
     if (watch !== undefined) clearInterval(watch);
     if (sweep !== undefined) clearInterval(sweep);
+    if (retry !== undefined) clearTimeout(retry);
     const error = new ImageCoreError("internal", "Cannot process image: pool closed");
     for (const pending of queue.splice(0)) pending.reject(error);
     for (const reject of startFailure) reject(error);
@@ -376,12 +412,12 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
     await Promise.all([...exits]);
   }
 
-  for (let i = 0; i < size; i++) spawn();
+  fill();
   return {
     ready() {
       if (closed) return Promise.reject(new ImageCoreError("internal", "pool closed"));
       if (slots.size === size && [...slots].every((s) => s.ready)) return Promise.resolve();
-      while (slots.size < size) spawn();
+      fill();
       return new Promise<void>((resolve, reject) => {
         readyWaiters.push(resolve);
         startFailure.push(reject);

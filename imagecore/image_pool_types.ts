@@ -90,6 +90,13 @@ export interface ImagePoolOptions {
    * only; elsewhere the workers keep the process's priority.
    */
   niceness?: number;
+  /**
+   * Asked, in the same synchronous turn, before each worker is created; false defers the worker
+   * (retried every 250 ms) and, while the pool has none, refuses waiting jobs with `busy`.
+   * Default `hasDescriptorHeadroom` (`descriptor_headroom.ts`): a worker created without
+   * descriptors to spare ends the process.
+   */
+  canStartWorker?: () => boolean;
 }
 
 /** Counters of a pool. */

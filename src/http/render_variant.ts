@@ -150,14 +150,17 @@ export function variantTag(plan: RenderPlan, options: LogoOptions): string {
 export const RENDER_RETRY_AFTER_SECONDS = 1;
 
 /**
- * The `503` of a render that could not run now: the queue was full (`busy`), it passed its
- * deadline (`timeout`), or the pool is closing. `undefined` for any other failure.
+ * The `503` of a render that could not run now: the queue was full or no worker could start
+ * (`busy`), it passed its deadline (`timeout`), or the pool is closing. `undefined` for any other failure.
  */
 export function renderUnavailable(error: unknown): HttpError | undefined {
   if (!(error instanceof ImageCoreError)) return undefined;
   const headers = { "Retry-After": String(RENDER_RETRY_AFTER_SECONDS) };
   if (error.code === "busy") {
-    return new HttpError(503, "Server busy: too many renders queued; retry shortly", headers);
+    const message = /no image worker can start/.test(error.message)
+      ? "Server busy: cannot start a render worker now; retry shortly"
+      : "Server busy: too many renders queued; retry shortly";
+    return new HttpError(503, message, headers);
   }
   if (error.code === "timeout") {
     return new HttpError(503, "Server busy: the render took too long; retry shortly", headers);

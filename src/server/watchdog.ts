@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import { hasDescriptorHeadroom } from "../../imagecore/descriptor_headroom.ts";
 
 /** Default `LOGO_WATCHDOG_MS`: how long the serving thread may not run before the process ends. */
 export const DEFAULT_WATCHDOG_MS = 10_000;
@@ -71,15 +72,20 @@ export class StallDetector {
 export interface Watchdog {
   /** Stops the heartbeat and the worker. */
   stop(): void;
+  /** Settles once the watching thread has been created. */
+  readonly started: Promise<void>;
 }
 
 /**
  * Starts the watchdog with `timeoutMs` (0: none), or returns undefined when it is off or cannot
- * end the process (no `--allow-run`, no workers), after saying why on `log`.
+ * end the process (no `--allow-run`, no workers), after saying why on `log`. While the process
+ * has no file descriptors to spare (`canStartWorker`), its thread is created later: the heartbeat
+ * runs from now, and the thread is tried again every {@link HEARTBEAT_MS}.
  */
 export function startWatchdog(
   timeoutMs: number,
   log: (line: string) => void = console.log,
+  canStartWorker: () => boolean = hasDescriptorHeadroom,
 ): Watchdog | undefined {
   if (timeoutMs === 0) return undefined;
   if (
@@ -89,14 +95,27 @@ export function startWatchdog(
     return undefined;
   }
   const beat = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(new URL("./watchdog_worker.ts", import.meta.url), { type: "module" });
-  worker.postMessage({ beat, timeoutMs });
-  const timer = setInterval(() => Atomics.add(beat, 0, 1), HEARTBEAT_MS);
+  let worker: Worker | undefined;
+  let stopped = false;
+  const started = Promise.withResolvers<void>();
+  const timer = setInterval(() => {
+    Atomics.add(beat, 0, 1);
+    if (worker === undefined) tryStart();
+  }, HEARTBEAT_MS);
   Deno.unrefTimer(timer);
+  function tryStart(): void {
+    if (stopped || !canStartWorker()) return;
+    worker = new Worker(new URL("./watchdog_worker.ts", import.meta.url), { type: "module" });
+    worker.postMessage({ beat, timeoutMs });
+    started.resolve();
+  }
+  tryStart();
   return {
     stop() {
+      stopped = true;
       clearInterval(timer);
-      worker.terminate();
+      worker?.terminate();
     },
+    started: started.promise,
   };
 }

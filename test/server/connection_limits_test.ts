@@ -2,7 +2,9 @@
  * Connections against the real server without a proxy: `src/main.ts` (`Deno.serve` through
  * `src/server/serve_http.ts`) in a subprocess under `ulimit -n`, real loopback sockets.
  *
- * - **Descriptor exhaustion** (`ulimit -n 256`, 300 idle connections held, no worker threads):
+ * - **Descriptor exhaustion** (`ulimit -n 256`, 300 idle connections held; render workers and the
+ *   watchdog on, whose threads are created only with descriptors to spare,
+ *   test/imagecore/worker_start_gate_test.ts):
  *   the process never exits; while the descriptors are taken other clients may be refused (the accept fails, the
  *   listener is closed and opened again, `serve_http.ts`); once the held connections close, a new
  *   client is answered within 5 s (issue #29; the time is measured by polling and printed). Done
@@ -61,12 +63,6 @@ async function startMain(descriptors: number): Promise<Main> {
       LOGO_KV: ":memory:",
       LOGO_DISCOVERY: "off",
       NO_COLOR: "1",
-      // No worker thread may be created while the descriptors are taken: Deno 2.9.6 panics
-      // creating one ("tokio_util.rs:66 … Too many open files") and the process ends. A CI run
-      // saw the render pool's warm-up land in an exhaustion round. That hole is open (issue 29,
-      // docs/operations.md); this test shows the listener's recovery, with no worker to create.
-      LOGO_RENDER_WORKERS: "0",
-      LOGO_WATCHDOG_MS: "0",
     },
     stdout: "piped",
     stderr: "piped",
