@@ -1,7 +1,12 @@
 /**
- * An in-memory least-recently-used cache of encoded images under a byte budget. Identical
- * concurrent misses share one producer call, so a burst of requests for a new variant renders it
- * once.
+ * An in-memory cache of encoded images under a byte budget, evicting the least recently used by
+ * the second-chance (CLOCK) rule: a hit only marks its entry used; eviction walks from the oldest,
+ * moving a used entry to the young end (its mark cleared) and dropping the first unused one. A
+ * hit never changes the `Map`: re-inserting on every hit rebuilt the Map's table every few
+ * hundred requests, and the tables that lived through a young-generation GC filled the old
+ * generation with garbage, so a full GC paused the server every second or so (found with the
+ * heap profiler; `bench/results/` has the run). Identical concurrent misses share one producer
+ * call, so a burst of requests for a new variant renders it once.
  *
  * @example
  * ```ts
@@ -70,9 +75,15 @@ export function heldBytes(bytes: Uint8Array): number {
   return Math.max(bytes.byteLength, bytes.buffer.byteLength);
 }
 
-/** An LRU cache of {@link Variant}s by key, bounded in bytes. */
+/** A cached value and whether it was read since it was stored or last given a second chance. */
+interface Slot<V> {
+  readonly value: V;
+  used: boolean;
+}
+
+/** A cache of {@link Variant}s by key, bounded in bytes; see the module documentation. */
 export class VariantCache<V extends Variant = Variant> {
-  readonly #entries = new Map<string, V>();
+  readonly #entries = new Map<string, Slot<V>>();
   readonly #inflight = new SingleFlight<string, V>();
   readonly #maxBytes: number;
   readonly #maxEntryBytes: number;
@@ -95,16 +106,13 @@ export class VariantCache<V extends Variant = Variant> {
     }
   }
 
-  /** The cached value for `key`, marked most recently used, or `undefined`. */
+  /** The cached value for `key`, marked used, or `undefined`. */
   get(key: string): V | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
-      // Re-inserting moves the entry to the young end of the Map's insertion order.
-      this.#entries.delete(key);
-      this.#entries.set(key, value);
-      this.#hits++;
-    }
-    return value;
+    const slot = this.#entries.get(key);
+    if (slot === undefined) return undefined;
+    slot.used = true;
+    this.#hits++;
+    return slot.value;
   }
 
   /** Whether `key` is held, without counting a lookup or refreshing its age. */
@@ -143,20 +151,28 @@ export class VariantCache<V extends Variant = Variant> {
     this.delete(key);
     if (size > this.#maxEntryBytes || size > this.#maxBytes) return;
     while (this.#bytes + size > this.#maxBytes && this.#entries.size > 0) {
-      const oldest = this.#entries.keys().next().value!;
+      const [oldest, slot] = this.#entries.entries().next().value!;
+      if (slot.used) {
+        // Its second chance: to the young end, unmarked. Each entry moves at most once per pass,
+        // so the walk ends.
+        slot.used = false;
+        this.#entries.delete(oldest);
+        this.#entries.set(oldest, slot);
+        continue;
+      }
       this.delete(oldest);
       this.#evictions++;
     }
-    this.#entries.set(key, value);
+    this.#entries.set(key, { value, used: false });
     this.#bytes += size;
   }
 
   /** Drops `key`; returns whether it was held. */
   delete(key: string): boolean {
-    const value = this.#entries.get(key);
-    if (value === undefined) return false;
+    const slot = this.#entries.get(key);
+    if (slot === undefined) return false;
     this.#entries.delete(key);
-    this.#bytes -= this.#size(value);
+    this.#bytes -= this.#size(slot.value);
     return true;
   }
 

@@ -76,3 +76,15 @@ Deno.test("VariantCache does not remember a failed production", async () => {
   const value = await cache.getOrCreate("k", () => Promise.resolve(variant(1)));
   assert.equal(value.bytes.length, 1);
 });
+
+Deno.test("VariantCache gives each used entry one second chance, then evicts the oldest", () => {
+  const cache = new VariantCache({ maxBytes: 3_000, maxEntryBytes: 3_000 });
+  for (const key of ["a", "b", "c"]) cache.set(key, variant(872));
+  for (const key of ["a", "b", "c"]) assert.ok(cache.get(key)); // all used
+  cache.set("d", variant(872)); // a, b, c each move once, unmarked; then a goes
+  assert.equal(cache.has("a"), false, "every entry was used: the oldest goes");
+  cache.set("e", variant(872)); // b is unmarked now: it goes, not c or d
+  assert.equal(cache.has("b"), false);
+  assert.ok(cache.has("c") && cache.has("d") && cache.has("e"));
+  assert.equal(cache.stats().evictions, 2);
+});
