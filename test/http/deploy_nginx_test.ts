@@ -1,10 +1,11 @@
 /**
- * The one-box recipe of `docs/deploy.md`: its nginx config (`docs/deploy/nginx.conf`, included in
- * the doc verbatim) run by real nginx, with only its addresses and cache path moved into a
- * temporary directory (`startDeployRecipe`: each must occur exactly once). It loads in Debian's own
- * nginx.conf; it passes `Host` and sets `X-Forwarded-*`; it shares an open key's answer and never
- * a secret key's, a refusal or a probe. What it protects (slow clients, one client's many
- * requests, a hung or dead instance) is `nginx_protection_test.ts`.
+ * The one-box recipe of `docs/operate/deploy.md`: its nginx config
+ * (`docs/operate/deploy/nginx.conf`, included in the doc verbatim) run by real nginx, with only its
+ * addresses and cache path moved into a temporary directory (`startDeployRecipe`: each must occur
+ * exactly once). It loads in Debian's own nginx.conf; it passes `Host` and sets `X-Forwarded-*`; it
+ * shares an open key's answer and never a secret key's, a refusal or a probe. What it protects
+ * (slow clients, one client's many requests, a hung or dead instance) is
+ * `nginx_protection_test.ts`.
  */
 import assert from "node:assert/strict";
 import { externalTool } from "../support/external_tool.ts";
@@ -19,14 +20,14 @@ import { rawExchange } from "../support/raw_http.ts";
 import { startTestServer } from "../support/server.ts";
 
 const nginx = externalTool("nginx", ["/usr/sbin/nginx"], "apt-get install nginx");
-const DOC = new URL("../../docs/deploy.md", import.meta.url);
+const DOC = new URL("../../docs/operate/deploy.md", import.meta.url);
 
 /** Runs the recipe in front of one upstream at 127.0.0.1:`port` (as both its instances). */
 function startRecipe(port: number): Promise<NginxCache> {
   return startDeployRecipe(nginx.path, { upstreams: [port] });
 }
 
-Deno.test("deploy.md includes docs/deploy/nginx.conf verbatim", async () => {
+Deno.test("deploy.md includes docs/operate/deploy/nginx.conf verbatim", async () => {
   const [doc, recipe] = await Promise.all([
     Deno.readTextFile(DOC),
     Deno.readTextFile(DEPLOY_RECIPE),
