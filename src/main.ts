@@ -104,8 +104,8 @@ Settings, all read from the environment:
                         (default 2000); past it the answer is 503 with Retry-After.
 
 Connections: Deno.serve has no header or idle timeout and no connection cap; put the nginx
-recipe (docs/operate/deploy/nginx.conf) in front of any public instance. If clients take every
-file descriptor, the listener is opened again as soon as they let go.
+recipe (docs/operate/deploy/nginx.conf) in front of any public instance. If clients take every file
+descriptor, the listener is opened again as soon as they let go.
 
 SIGINT or SIGTERM stops it within a few seconds: in-flight requests finish, unspent rate-limit
 quota is given back (given up after ${

@@ -34,9 +34,8 @@ const compiler = rustcId(await run(rustc, ["-vV"]));
 const home = Deno.env.get("CARGO_HOME") ?? `${Deno.env.get("HOME")}/.cargo`;
 /**
  * Cap on each module's linear memory (wasm-ld's default is 4 GiB). The largest legal decode, a
- * 16.8-megapixel source transformed at 4096 px wide, peaks at 262 MiB (docs/internals/images.md),
- * so a decoder that escapes imagecore's limits fails to allocate here instead of growing the host's
- * heap.
+ * 16.8-megapixel source transformed at 4096 px wide, peaks at 262 MiB (docs/internals/images.md), so a
+ * decoder that escapes imagecore's limits fails to allocate here instead of growing the host's heap.
  */
 const MAX_MEMORY_BYTES = 512 * 1024 * 1024;
 // Paths are remapped so the WASM does not depend on where the clone or the registry lives.

@@ -1,9 +1,8 @@
 /**
  * Settings that earlier versions read and this one does not: the process supervisor and the
- * `node:http` connection layer gave way to `Deno.serve` (docs/operate/scaling.md,
- * docs/operate/deploy.md). A setting that silently did nothing would leave an operator believing in
- * a protection or a process count they do not have, so the service refuses to start and says what
- * replaces it.
+ * `node:http` connection layer gave way to `Deno.serve` (docs/operate/scaling.md, docs/operate/deploy.md). A
+ * setting that silently did nothing would leave an operator believing in a protection or a
+ * process count they do not have, so the service refuses to start and says what replaces it.
  *
  * @example
  * ```ts

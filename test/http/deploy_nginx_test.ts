@@ -1,11 +1,10 @@
 /**
- * The one-box recipe of `docs/operate/deploy.md`: its nginx config
- * (`docs/operate/deploy/nginx.conf`, included in the doc verbatim) run by real nginx, with only its
- * addresses and cache path moved into a temporary directory (`startDeployRecipe`: each must occur
- * exactly once). It loads in Debian's own nginx.conf; it passes `Host` and sets `X-Forwarded-*`; it
- * shares an open key's answer and never a secret key's, a refusal or a probe. What it protects
- * (slow clients, one client's many requests, a hung or dead instance) is
- * `nginx_protection_test.ts`.
+ * The one-box recipe of `docs/operate/deploy.md`: its nginx config (`docs/operate/deploy/nginx.conf`, included in
+ * the doc verbatim) run by real nginx, with only its addresses and cache path moved into a
+ * temporary directory (`startDeployRecipe`: each must occur exactly once). It loads in Debian's own
+ * nginx.conf; it passes `Host` and sets `X-Forwarded-*`; it shares an open key's answer and never
+ * a secret key's, a refusal or a probe. What it protects (slow clients, one client's many
+ * requests, a hung or dead instance) is `nginx_protection_test.ts`.
  */
 import assert from "node:assert/strict";
 import { externalTool } from "../support/external_tool.ts";

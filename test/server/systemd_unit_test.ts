@@ -1,9 +1,9 @@
 /**
- * The systemd unit of `docs/operate/deploy.md` (`docs/operate/deploy/logo-lookup@.service`,
- * included in the doc verbatim) passes `systemd-analyze verify` with no warning: every key is
- * known, every value parses. systemd does not run in this sandbox, so the unit itself is not
- * started here; its command and settings are those the other tests run (`deno task start`,
- * `LOGO_HOSTNAME`, `PORT`, `LOGO_KV`).
+ * The systemd unit of `docs/operate/deploy.md` (`docs/operate/deploy/logo-lookup@.service`, included in the doc
+ * verbatim) passes `systemd-analyze verify` with no warning: every key is known, every value
+ * parses. systemd does not run in this sandbox, so the unit itself is not started here; its
+ * command and settings are those the other tests run (`deno task start`, `LOGO_HOSTNAME`, `PORT`,
+ * `LOGO_KV`).
  */
 import assert from "node:assert/strict";
 import { externalTool } from "../support/external_tool.ts";

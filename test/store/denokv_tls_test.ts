@@ -1,9 +1,9 @@
 /**
- * The many-boxes recipe of `docs/operate/deploy.md`: a real `denokv` behind real nginx terminating
- * TLS with the doc's config (`docs/operate/deploy/denokv-tls.conf`, addresses and certificate paths
- * moved into a temporary directory), a certificate signed by a private CA made here with `openssl`,
- * and the admin CLI reaching the store over `https://` with `DENO_CERT` and the access token.
- * Without `DENO_CERT` the certificate is refused; with a wrong token the server refuses.
+ * The many-boxes recipe of `docs/operate/deploy.md`: a real `denokv` behind real nginx terminating TLS with
+ * the doc's config (`docs/operate/deploy/denokv-tls.conf`, addresses and certificate paths moved into a
+ * temporary directory), a certificate signed by a private CA made here with `openssl`, and the
+ * admin CLI reaching the store over `https://` with `DENO_CERT` and the access token. Without
+ * `DENO_CERT` the certificate is refused; with a wrong token the server refuses.
  */
 import assert from "node:assert/strict";
 import { externalTool } from "../support/external_tool.ts";

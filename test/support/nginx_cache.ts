@@ -5,8 +5,8 @@
  * revalidates with `If-None-Match` (`proxy_cache_revalidate on`), and tells each answer's fate in
  * `X-Cache-Status` (`MISS`, `HIT`, `EXPIRED`, `REVALIDATED`…) and the upstream's status in
  * `X-Upstream-Status` (empty when the service was not asked). `startDeployRecipe` runs the one-box
- * recipe of `docs/operate/deploy.md` (`docs/operate/deploy/nginx.conf`) instead, with only its
- * addresses and paths moved.
+ * recipe of `docs/operate/deploy.md` (`docs/operate/deploy/nginx.conf`) instead, with only its addresses and
+ * paths moved.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
- * What the one-box nginx recipe (`docs/operate/deploy/nginx.conf`) sets: its directives, and
- * nginx's main context as its comments advise it.
+ * What the one-box nginx recipe (`docs/operate/deploy/nginx.conf`) sets: its directives, and nginx's main
+ * context as its comments advise it.
  */
 import assert from "node:assert/strict";
 import { DEPLOY_RECIPE, type MainContext } from "./nginx_cache.ts";
