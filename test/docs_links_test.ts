@@ -2,9 +2,10 @@
  * Links between the docs stay whole: every relative Markdown link in README.md, docs/, bench/ and
  * imagecore/README.md names a file that exists (and, for a `#fragment` into a Markdown file, a
  * heading of it, slugged as GitHub does), and every `docs/…` or `bench/results/…` path named in the
- * TypeScript of src/, imagecore/, test/ and bench/ (comments, messages, `--help`) exists. Pages move
- * between docs/use, docs/operate and docs/internals, and benchmark runs into bench/results/; a path
- * left behind fails here, not in a reader's browser.
+ * TypeScript of src/, imagecore/, test/ and bench/ (comments, messages, `--help`) exists; and the
+ * index, docs/README.md, links every page. Pages move between docs/use, docs/operate and
+ * docs/internals, and benchmark runs into bench/results/; a path left behind fails here, not in a
+ * reader's browser.
  */
 import { deepStrictEqual } from "node:assert";
 import { dirname, join, normalize } from "node:path";
@@ -134,6 +135,15 @@ Deno.test("every relative link in README.md, docs/ and bench/ names a file and h
   const files = markdownFiles();
   deepStrictEqual(files.includes("docs/README.md"), true, "the docs index is checked");
   deepStrictEqual(files.flatMap((file) => brokenLinks(file, readRepoFile)), []);
+});
+
+Deno.test("docs/README.md, the index, links every page of docs/", () => {
+  const index = readRepoFile("docs/README.md") ?? "";
+  const linked = new Set(
+    [...index.matchAll(/\]\(([^)#\s]+\.md)\)/g)].map((match) => normalize(join("docs", match[1]))),
+  );
+  const pages = walk("docs", ".md").filter((page) => page !== "docs/README.md");
+  deepStrictEqual(pages.filter((page) => !linked.has(page)), []);
 });
 
 Deno.test("every docs/ and bench/results/ path named in src/, imagecore/, test/ and bench/ exists", () => {
