@@ -1,9 +1,9 @@
 /**
  * Links between the docs stay whole: every relative Markdown link in README.md, docs/, bench/,
- * imagecore/README.md and src/sdk/README.md names a file that exists (and, for a `#fragment` into a Markdown file, a
- * heading of it, slugged as GitHub does), and every `docs/…` or `bench/results/…` path named in the
- * TypeScript of src/, imagecore/, test/ and bench/ (comments, messages, `--help`) exists; and the
- * index, docs/README.md, links every page. Pages move between docs/use, docs/operate and
+ * imagecore/README.md and src/sdk/README.md names a file that exists (and, for a `#fragment` into a
+ * Markdown file, a heading of it, slugged as GitHub does); every `docs/…` or `bench/results/…` path
+ * named in the TypeScript of src/, imagecore/, test/ and bench/ (comments, messages, `--help`)
+ * exists; and the index, docs/README.md, links every page. Pages move between docs/use, docs/operate and
  * docs/internals, and benchmark runs into bench/results/; a path left behind fails here, not in a
  * reader's browser.
  */
