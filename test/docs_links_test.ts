@@ -3,9 +3,9 @@
  * imagecore/README.md and src/sdk/README.md names a file that exists (and, for a `#fragment` into a
  * Markdown file, a heading of it, slugged as GitHub does); every `docs/…` or `bench/results/…` path
  * named in the TypeScript of src/, imagecore/, test/ and bench/ (comments, messages, `--help`)
- * exists; and the index, docs/README.md, links every page. Pages move between docs/use, docs/operate and
- * docs/internals, and benchmark runs into bench/results/; a path left behind fails here, not in a
- * reader's browser.
+ * exists; and the index, docs/README.md, links every page. Pages move between docs/use,
+ * docs/operate and docs/internals, and benchmark runs into bench/results/; a path left behind fails
+ * here, not in a reader's browser.
  */
 import { deepStrictEqual } from "node:assert";
 import { dirname, join, normalize } from "node:path";
@@ -170,6 +170,9 @@ Deno.test("a link to a missing file or heading, or a missing docs/ path, is repo
     "docs/use/a.md:3: ../b.md (no such file)",
     "docs/use/a.md:3: ../operate/b.md#three (no heading #three in docs/operate/b.md)",
   ]);
-  deepStrictEqual(headingAnchors(files["docs/operate/b.md"]), new Set(["two-words", "two-words-1"]));
+  deepStrictEqual(
+    headingAnchors(files["docs/operate/b.md"]),
+    new Set(["two-words", "two-words-1"]),
+  );
   deepStrictEqual(missingPaths("src/x.ts", read), ["src/x.ts:1: docs/render_pool.md"]);
 });

@@ -17,10 +17,12 @@
 export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   LOGO_PROCESSES: "run one instance per core, each on its own PORT, behind the nginx recipe, " +
     "started by systemd (logo-lookup@.service) or as container replicas (docs/operate/scaling.md)",
-  LOGO_MAX_CONNECTIONS: "cap connections per client in the reverse proxy (docs/operate/deploy/nginx.conf)",
+  LOGO_MAX_CONNECTIONS:
+    "cap connections per client in the reverse proxy (docs/operate/deploy/nginx.conf)",
   LOGO_HEADERS_TIMEOUT_MS: "set client_header_timeout in the reverse proxy " +
     "(docs/operate/deploy/nginx.conf)",
-  LOGO_IDLE_TIMEOUT_MS: "set keepalive_timeout in the reverse proxy (docs/operate/deploy/nginx.conf)",
+  LOGO_IDLE_TIMEOUT_MS:
+    "set keepalive_timeout in the reverse proxy (docs/operate/deploy/nginx.conf)",
 };
 
 /** The start-up error for the first retired setting that is set, or `undefined` when none is. */
