@@ -3,7 +3,7 @@
  * imagecore's largest legal inputs and of hostile ones (a PNG with zlib bombs in `iCCP` and
  * `zTXt`, a GIF and an RLE BMP declaring 6000×6000 or 4096×4096), one call each on a fresh
  * instance, through the raw wasm-bindgen glue of `PKG_DIR` (default `imagecore/pkg`). Point
- * `PKG_DIR` at an older checkout's `imagecore/pkg` for "before" figures. See docs/images.md.
+ * `PKG_DIR` at an older checkout's `imagecore/pkg` for "before" figures. See docs/internals/images.md.
  *
  * @module
  */

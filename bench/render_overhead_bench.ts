@@ -1,6 +1,6 @@
 /**
  * What a render costs in the image pool beyond the render itself, to choose how the render pool
- * runs trusted input (`src/server/render_pool.ts`, docs/render_pool.md):
+ * runs trusted input (`src/server/render_pool.ts`, docs/internals/render_pool.md):
  *
  * 1. the render inline (imagecore in this isolate): 512-px source → 64 px, and → 300 px greyscale;
  * 2. the same through a one-worker pool with the RSS watchdog (the default for untrusted bytes),

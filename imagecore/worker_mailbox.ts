@@ -9,7 +9,7 @@
  *
  * Why: in Deno 2.9 a `node:worker_threads` message round trip cost about 80–95 µs of CPU over both
  * threads (structured clone, the op, waking the other event loop) against about 12 µs for the same
- * round trip through `Atomics` (`bench/render_overhead_bench.ts`, docs/render_pool.md).
+ * round trip through `Atomics` (`bench/render_overhead_bench.ts`, docs/internals/render_pool.md).
  *
  * A job goes through the mailbox when its input fits ({@link MailboxOptions.bytes}) and its
  * options encode exactly (a whole width, a known theme and format); anything else, and a result

@@ -58,14 +58,14 @@ export const USAGE = `Usage: deno task start [--help]
 Serves Logo Lookup: GET /{domain}?token=pk_… answers with the domain's logo; GET /healthz
 (200 while serving) and GET /readyz (200, or 503 when the store does not answer or its file was
 deleted or replaced) are the probes. The same handler runs under \`deno serve src/serve.ts\` and
-on Deno Deploy (docs/deploy.md).
+on Deno Deploy (docs/operate/deploy.md).
 Settings, all read from the environment:
 
   PORT                  TCP port to listen on (default ${DEFAULT_PORT}; 0 picks a free port).
   LOGO_HOSTNAME         IP address to listen on (default 0.0.0.0, every IPv4 address;
                         127.0.0.1 behind a reverse proxy on the same machine; :: for IPv6).
   LOGO_REUSE_PORT       on: share PORT with other instances that set it too (SO_REUSEPORT,
-                        Linux); default off. One instance per core: docs/scaling.md.
+                        Linux); default off. One instance per core: docs/operate/scaling.md.
   LOGO_WATCHDOG_MS      When the serving thread has not run for this many ms (a hang), end
                         the process so that its supervisor replaces it (default
                         ${DEFAULT_WATCHDOG_MS}; 0: off). Needs --allow-run (the task has it).
@@ -83,7 +83,7 @@ Settings, all read from the environment:
   LOGO_DNS_SERVER       address:port ([v6]:port) of the name server discovery asks (A, AAAA and
                         BIMI TXT lookups) instead of the system's (private deployments, tests).
   LOGO_ACCESS_LOG       off (default), json or logfmt: one line per request on stdout
-                        (docs/observability.md). Never a token or a query string.
+                        (docs/operate/observability.md). Never a token or a query string.
   LOGO_ACCESS_LOG_SAMPLE
                         Share of requests in the access log, above 0 and at most 1 (default 1).
   LOGO_METRICS_TOKEN    Turns on GET /metrics (Prometheus text) for Authorization: Bearer
@@ -95,7 +95,7 @@ Settings, all read from the environment:
   LOGO_SOURCE_CACHE_MB  Memory for stored renditions kept to render from, in MiB, 0 to
                         ${MAX_CACHE_MB} (default 32).
   LOGO_RECORD_CACHE_MB  Memory for logo records (each with its default image), in MiB, 0 to
-                        ${MAX_CACHE_MB} (default 32). docs/capacity.md: what RSS to expect.
+                        ${MAX_CACHE_MB} (default 32). docs/operate/capacity.md: what RSS to expect.
   LOGO_RENDER_WORKERS   Worker threads that render resized, greyscale or themed logos, 0 to
                         ${MAX_RENDER_WORKERS} (default: one per core; 0 renders in the serving
                         isolate).
@@ -104,7 +104,7 @@ Settings, all read from the environment:
                         (default 2000); past it the answer is 503 with Retry-After.
 
 Connections: Deno.serve has no header or idle timeout and no connection cap; put the nginx
-recipe (docs/deploy/nginx.conf) in front of any public instance. If clients take every file
+recipe (docs/operate/deploy/nginx.conf) in front of any public instance. If clients take every file
 descriptor, the listener is opened again as soon as they let go.
 
 SIGINT or SIGTERM stops it within a few seconds: in-flight requests finish, unspent rate-limit

@@ -4,7 +4,7 @@
  * Settings come from the environment as for `deno task start` (but the port is the runner's:
  * `deno serve --port`, or the platform's). Start-up happens once per isolate when this module is
  * evaluated; a bad setting fails it with a one-line message. On Deno Deploy (`DENO_DEPLOYMENT_ID`
- * set) the store is the deployment's KV and no demo key is seeded (docs/deploy.md).
+ * set) the store is the deployment's KV and no demo key is seeded (docs/operate/deploy.md).
  *
  * ```sh
  * deno serve -A --unstable-kv --port 8000 src/serve.ts

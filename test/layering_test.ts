@@ -1,5 +1,5 @@
 /**
- * Imports go down the layers of docs/architecture.md, never up: `src/` root ← `store/` ←
+ * Imports go down the layers of docs/internals/architecture.md, never up: `src/` root ← `store/` ←
  * `limits/` ← `discovery/` ← `http/` ← `server/` ← the entry points (`main.ts`, `serve.ts`) and `admin/`. The SDK (`src/sdk/`, its
  * own JSR package) imports only its own folder; every layer may import the two modules of the
  * vocabulary it publishes, `sdk/domain.ts` and `sdk/logo_options.ts`, and nothing else of it.

@@ -7,7 +7,7 @@
 #
 # Kept: Basic Latin, Latin-1, Latin Extended-A and -B, IPA, spacing modifiers, combining marks,
 # Greek, Cyrillic, Latin Extended Additional, general punctuation, currency and letterlike symbols,
-# and U+FFFD. Hinting is dropped (resvg draws outlines unhinted). Output sizes are in docs/svg.md.
+# and U+FFFD. Hinting is dropped (resvg draws outlines unhinted). Output sizes are in docs/internals/svg.md.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 source_font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf

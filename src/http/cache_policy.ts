@@ -13,7 +13,7 @@
  *
  * A 404 lives 60 s (`max-age=60`), with the same audience; a shared one also gets `s-maxage` when
  * that is shorter. A monogram tile (`fallback=monogram`) lives an hour (`max-age=3600`): a real
- * logo may be added or discovered later. See docs/caching.md.
+ * logo may be added or discovered later. See docs/use/caching.md.
  *
  * @example
  * ```ts

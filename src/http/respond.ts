@@ -82,13 +82,13 @@ interface Prepared {
  * A variant is prepared on its second 200, not its first ({@link ANSWERED_ONCE} until then):
  * most renders of uncommon sizes and themes are asked for once, and preparing them filled the
  * serving isolate's old generation with responses nobody reused (two `Response`s, a `Map` and a
- * copy of the bytes each), whose collections delayed cache hits (docs/render_pool.md, **Sixth
- * run**).
+ * copy of the bytes each), whose collections delayed cache hits (bench/results/2026-11-27-render-pool.md,
+ * **Sixth quiet run**).
  *
  * The state is a property of the variant object under this module's symbol, not an entry of a
  * `WeakMap` keyed by the variant: V8 marks a `WeakMap`'s entries (ephemerons) in the final,
  * stop-the-world pause of a full collection, and with 30,000 cached variants that took 85 ms of a
- * 99-ms pause (`--trace-gc-nvp`: `mark.ephemeron.marking`; docs/capacity.md). A frozen variant is
+ * 99-ms pause (`--trace-gc-nvp`: `mark.ephemeron.marking`; docs/operate/capacity.md). A frozen variant is
  * never prepared.
  */
 const PREPARED = Symbol("prepared 200 responses");

@@ -3,7 +3,7 @@
  * `LOGO_VARIANT_CACHE_MB` (rendered answers, and the stored default renditions read from KV;
  * default 64), `LOGO_SOURCE_CACHE_MB` (stored renditions kept to render from; default 32) and
  * `LOGO_RECORD_CACHE_MB` (logo records, each with its default image; default 32). Each instance
- * has its own. docs/capacity.md says what RSS to expect from them.
+ * has its own. docs/operate/capacity.md says what RSS to expect from them.
  *
  * @example
  * ```ts

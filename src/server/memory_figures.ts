@@ -3,7 +3,7 @@
  * the memory benchmark (`bench/memory_bench.ts`): the serving isolate's V8 heap and the memory
  * outside it (`Deno.memoryUsage()`), the bytes each cache counts against its budget, and the WASM
  * linear memory of imagecore in the serving isolate and in each render worker (the last figure
- * the worker reported). RSS itself is `process_resident_memory_bytes`. docs/capacity.md says what
+ * the worker reported). RSS itself is `process_resident_memory_bytes`. docs/operate/capacity.md says what
  * each part is and what to expect.
  *
  * @example

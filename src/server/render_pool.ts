@@ -5,7 +5,7 @@
  *
  * - **Size**: `LOGO_RENDER_WORKERS` workers, by default one per core
  *   (`navigator.hardwareConcurrency`, see {@link defaultRenderWorkers}); with one instance per
- *   core, set 1 per instance (docs/deploy/logo-lookup@.service does). `0` renders inline, in the
+ *   core, set 1 per instance (docs/operate/deploy/logo-lookup@.service does). `0` renders inline, in the
  *   serving isolate (small boxes, runtimes without workers, and the benchmark's "before").
  * - **Queue**: at most {@link RENDER_QUEUE_PER_WORKER} renders wait per worker; past that a render
  *   fails with `busy`, which the render step answers `503` with `Retry-After`.
@@ -14,7 +14,7 @@
  *   thread first and a cache hit does not wait for a render's time slice to end.
  * - **Trusted input**: a render's input is one of the service's own stored PNG renditions
  *   (≤ 1200 px), so the pool runs without the RSS watchdog (`maxJobMemoryBytes: Infinity`); the
- *   deadline, the heap cap and the recycling of a worker left large stay (docs/render_pool.md
+ *   deadline, the heap cap and the recycling of a worker left large stay (docs/internals/render_pool.md
  *   gives the measured costs).
  *
  * @example
@@ -51,7 +51,7 @@ export const MAX_RENDER_WORKERS = 256;
  * Default number of image workers on a machine with `cores` logical cores shared by `processes`
  * processes that each start a pool: the cores divided among them, rounded, at least 1 — one per
  * core for one process. Used for the render pool and for `logo import`.
- * docs/render_pool.md has the measured comparison of sizes.
+ * docs/internals/render_pool.md has the measured comparison of sizes.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
  * Settings that earlier versions read and this one does not: the process supervisor and the
- * `node:http` connection layer gave way to `Deno.serve` (docs/scaling.md, docs/deploy.md). A
+ * `node:http` connection layer gave way to `Deno.serve` (docs/operate/scaling.md, docs/operate/deploy.md). A
  * setting that silently did nothing would leave an operator believing in a protection or a
  * process count they do not have, so the service refuses to start and says what replaces it.
  *
@@ -8,7 +8,7 @@
  * ```ts
  * import { retiredSettingsError } from "./retired_settings.ts";
  * retiredSettingsError((name) => ({ LOGO_PROCESSES: "4" })[name])?.message;
- * // "LOGO_PROCESSES is no longer read: run one instance per core … (docs/scaling.md)."
+ * // "LOGO_PROCESSES is no longer read: run one instance per core … (docs/operate/scaling.md)."
  * ```
  * @module
  */
@@ -16,11 +16,13 @@
 /** Each retired setting and what to do instead. */
 export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   LOGO_PROCESSES: "run one instance per core, each on its own PORT, behind the nginx recipe, " +
-    "started by systemd (logo-lookup@.service) or as container replicas (docs/scaling.md)",
-  LOGO_MAX_CONNECTIONS: "cap connections per client in the reverse proxy (docs/deploy/nginx.conf)",
+    "started by systemd (logo-lookup@.service) or as container replicas (docs/operate/scaling.md)",
+  LOGO_MAX_CONNECTIONS:
+    "cap connections per client in the reverse proxy (docs/operate/deploy/nginx.conf)",
   LOGO_HEADERS_TIMEOUT_MS: "set client_header_timeout in the reverse proxy " +
-    "(docs/deploy/nginx.conf)",
-  LOGO_IDLE_TIMEOUT_MS: "set keepalive_timeout in the reverse proxy (docs/deploy/nginx.conf)",
+    "(docs/operate/deploy/nginx.conf)",
+  LOGO_IDLE_TIMEOUT_MS:
+    "set keepalive_timeout in the reverse proxy (docs/operate/deploy/nginx.conf)",
 };
 
 /** The start-up error for the first retired setting that is set, or `undefined` when none is. */

@@ -4,7 +4,7 @@
  * rejects `finished`; left alone the process then exits, or, with `finished` caught, serves
  * nothing ever again. Here the listener is opened again on the same address, at once and then
  * every {@link RELISTEN_RETRY_MS} while the descriptors are still taken, so the service answers
- * again as soon as the attack's connections close (docs/operations.md, "Connections").
+ * again as soon as the attack's connections close (docs/operate/operations.md, "Connections").
  *
  * @example
  * ```ts

@@ -128,15 +128,15 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
   parseConnectTo(env("LOGO_CONNECT_TO"));
   parseDnsServer(env("LOGO_DNS_SERVER"));
   const extraCaCerts = readDenoCert(env("DENO_CERT")); // discovery trusts them too (node:https)
-  const budgets = readCacheBudgets(env); // docs/capacity.md
-  // Workers where the runtime has them; inline renders otherwise (docs/deploy.md).
+  const budgets = readCacheBudgets(env); // docs/operate/capacity.md
+  // Workers where the runtime has them; inline renders otherwise (docs/operate/deploy.md).
   const workers = typeof Worker === "function"
     ? renderWorkers(env("LOGO_RENDER_WORKERS"), navigator.hardwareConcurrency)
     : 0;
   let app: App | undefined = undefined; // set below; read by the metrics
   let renderPool: ImagePool | undefined;
   const deadlineMs = renderDeadlineMs(env("LOGO_RENDER_DEADLINE_MS"));
-  const pool = () => renderPool ??= startRenderPool(workers, deadlineMs)!; // docs/render_pool.md
+  const pool = () => renderPool ??= startRenderPool(workers, deadlineMs)!; // docs/internals/render_pool.md
   const imaging: (ImageWork & MonogramWork) | undefined = workers === 0 ? undefined : {
     probe: (...args) => pool().probe(...args),
     transform: (...args) => pool().transform(...args),

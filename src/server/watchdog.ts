@@ -8,7 +8,7 @@
  * stuck, checks that it moved. It ends the process with SIGKILL (a stuck thread cannot run a
  * signal handler), which needs `--allow-run` (the start task has it); without it the watchdog
  * stays off and says so. A stopped process (SIGSTOP) stops its watchdog too: the reverse proxy
- * takes such an instance out of rotation (docs/deploy/nginx.conf).
+ * takes such an instance out of rotation (docs/operate/deploy/nginx.conf).
  *
  * @example
  * ```ts

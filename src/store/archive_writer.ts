@@ -8,7 +8,7 @@
  * (if a logo changes while it is read, it is read again). It is not a point-in-time snapshot of the
  * whole store: a key revoked or a logo added or removed during the export may or may not be in it.
  * For a snapshot, stop the writers (the admin CLI; a running server writes only rate-limit windows,
- * discovery results and discovered logos), or use denokv's point-in-time recovery (`docs/deploy.md`).
+ * discovery results and discovered logos), or use denokv's point-in-time recovery (`docs/operate/deploy.md`).
  *
  * @example
  * ```ts

@@ -7,7 +7,7 @@
  * to be current ({@link LogoChangeFeed.confirmedAt}): the start of the last read that succeeded.
  *
  * Why not `kv.watch`: on a local store file Deno does not tell one process of another's writes
- * (denoland/deno#21640), and several instances may share one file (docs/scaling.md). One small read
+ * (denoland/deno#21640), and several instances may share one file (docs/operate/scaling.md). One small read
  * a second per process works the same on a file, denokv and Deno Deploy.
  *
  * Nothing runs until {@link LogoChangeFeed.start}; {@link LogoChangeFeed.stop} ends the loop.

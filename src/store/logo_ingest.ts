@@ -14,7 +14,7 @@
  *   `transform(source, { width: 128 })`.
  *
  * Recipe 1 also stored a 256-px `mid`; recipe 2 (this one) does not: it was 31 % of the bytes
- * stored and served only requests from 129 to 256 px wide (docs/ingestion.md has the measurements).
+ * stored and served only requests from 129 to 256 px wide (docs/operate/ingestion.md has the measurements).
  * Records made by recipe 1 keep it until `logo rerender` (or a new `put`) replaces them.
  *
  * Where imagecore runs is passed in: untrusted bytes (discovery, `logo add`, `logo import`) go to

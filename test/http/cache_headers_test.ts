@@ -2,7 +2,7 @@
  * `Cache-Control` and `Vary` per credential kind, for every cacheable answer (200, HEAD, 304, 404):
  * an open publishable key's answers are shared (`public`, with a short `s-maxage`); a secret key's
  * and an allowlisted key's are `private`. Errors other than 404 are `no-store`. See
- * docs/caching.md; `shared_cache_nginx_test.ts` shows the same through a real nginx cache.
+ * docs/use/caching.md; `shared_cache_nginx_test.ts` shows the same through a real nginx cache.
  */
 import assert from "node:assert/strict";
 import { createCachePolicy } from "../../src/http/cache_policy.ts";

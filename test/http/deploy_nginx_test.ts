@@ -1,5 +1,5 @@
 /**
- * The one-box recipe of `docs/deploy.md`: its nginx config (`docs/deploy/nginx.conf`, included in
+ * The one-box recipe of `docs/operate/deploy.md`: its nginx config (`docs/operate/deploy/nginx.conf`, included in
  * the doc verbatim) run by real nginx, with only its addresses and cache path moved into a
  * temporary directory (`startDeployRecipe`: each must occur exactly once). It loads in Debian's own
  * nginx.conf; it passes `Host` and sets `X-Forwarded-*`; it shares an open key's answer and never
@@ -19,14 +19,14 @@ import { rawExchange } from "../support/raw_http.ts";
 import { startTestServer } from "../support/server.ts";
 
 const nginx = externalTool("nginx", ["/usr/sbin/nginx"], "apt-get install nginx");
-const DOC = new URL("../../docs/deploy.md", import.meta.url);
+const DOC = new URL("../../docs/operate/deploy.md", import.meta.url);
 
 /** Runs the recipe in front of one upstream at 127.0.0.1:`port` (as both its instances). */
 function startRecipe(port: number): Promise<NginxCache> {
   return startDeployRecipe(nginx.path, { upstreams: [port] });
 }
 
-Deno.test("deploy.md includes docs/deploy/nginx.conf verbatim", async () => {
+Deno.test("deploy.md includes docs/operate/deploy/nginx.conf verbatim", async () => {
   const [doc, recipe] = await Promise.all([
     Deno.readTextFile(DOC),
     Deno.readTextFile(DEPLOY_RECIPE),

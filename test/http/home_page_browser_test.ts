@@ -6,8 +6,8 @@
  * URL asks for — with no console error, no uncaught exception and no Content-Security-Policy
  * violation on the way. For a domain without a logo, the page shows the service's answer.
  *
- * `LOGO_PAGE_SCREENSHOT=docs/page.png` makes the test save a screenshot of the filled-in page
- * there (how `docs/page.png` is made).
+ * `LOGO_PAGE_SCREENSHOT=docs/use/page.png` makes the test save a screenshot of the filled-in page
+ * there (how `docs/use/page.png` is made).
  */
 import { deepStrictEqual, ok, strictEqual } from "node:assert";
 import puppeteer, { type Page } from "puppeteer-core";

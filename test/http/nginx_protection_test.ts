@@ -1,5 +1,5 @@
 /**
- * What the one-box nginx recipe (`docs/deploy/nginx.conf`) protects the service from: real nginx
+ * What the one-box nginx recipe (`docs/operate/deploy/nginx.conf`) protects the service from: real nginx
  * in front of real `src/main.ts` instances, loopback only. The recipe runs as
  * `deploy_nginx_test.ts` runs it (its addresses and cache path moved, `startDeployRecipe`), with
  * nginx's main context as its comments advise, and the one timeout each test waits for shortened

@@ -1,6 +1,6 @@
 /**
  * Tall logos (issue #9, item 4): every legal size of a 1:10 logo is a 200. An output taller than
- * the 4096-px side limit is narrowed to the widest that fits (docs/images.md), in ingestion and
+ * the 4096-px side limit is narrowed to the widest that fits (docs/internals/images.md), in ingestion and
  * at request time alike, through the real ingest code and the app handler.
  */
 import assert from "node:assert/strict";

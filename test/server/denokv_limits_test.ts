@@ -2,7 +2,7 @@
  * Exact limits across instances over a real `denokv`: three `src/main.ts` processes share one
  * store; for a key created with the admin CLI, 600 requests are sent at once, 200 to each
  * instance, over real sockets. Exactly the key's limit are admitted (200) and the rest refused
- * (429 with the headers docs/behaviour.md promises); nothing else is answered. With a limit of
+ * (429 with the headers docs/use/behaviour.md promises); nothing else is answered. With a limit of
  * 150 any one instance could take it all; with 450 no instance can (it has 200 requests), so the
  * quota must be shared out across instances and none may keep a part it has no request for.
  */

@@ -1,5 +1,5 @@
 /**
- * The systemd unit of `docs/deploy.md` (`docs/deploy/logo-lookup@.service`, included in the doc
+ * The systemd unit of `docs/operate/deploy.md` (`docs/operate/deploy/logo-lookup@.service`, included in the doc
  * verbatim) passes `systemd-analyze verify` with no warning: every key is known, every value
  * parses. systemd does not run in this sandbox, so the unit itself is not started here; its
  * command and settings are those the other tests run (`deno task start`, `LOGO_HOSTNAME`, `PORT`,
@@ -13,10 +13,10 @@ const analyze = externalTool(
   ["/usr/bin/systemd-analyze"],
   "apt-get install systemd",
 );
-const UNIT = new URL("../../docs/deploy/logo-lookup@.service", import.meta.url);
-const DOC = new URL("../../docs/deploy.md", import.meta.url);
+const UNIT = new URL("../../docs/operate/deploy/logo-lookup@.service", import.meta.url);
+const DOC = new URL("../../docs/operate/deploy.md", import.meta.url);
 
-Deno.test("deploy.md includes docs/deploy/logo-lookup@.service verbatim", async () => {
+Deno.test("deploy.md includes docs/operate/deploy/logo-lookup@.service verbatim", async () => {
   const [doc, unit] = await Promise.all([Deno.readTextFile(DOC), Deno.readTextFile(UNIT)]);
   assert.ok(doc.includes("```ini\n" + unit + "```"), "the doc's unit block is the file");
 });

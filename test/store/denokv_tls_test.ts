@@ -1,6 +1,6 @@
 /**
- * The many-boxes recipe of `docs/deploy.md`: a real `denokv` behind real nginx terminating TLS with
- * the doc's config (`docs/deploy/denokv-tls.conf`, addresses and certificate paths moved into a
+ * The many-boxes recipe of `docs/operate/deploy.md`: a real `denokv` behind real nginx terminating TLS with
+ * the doc's config (`docs/operate/deploy/denokv-tls.conf`, addresses and certificate paths moved into a
  * temporary directory), a certificate signed by a private CA made here with `openssl`, and the
  * admin CLI reaching the store over `https://` with `DENO_CERT` and the access token. Without
  * `DENO_CERT` the certificate is refused; with a wrong token the server refuses.
@@ -19,11 +19,11 @@ const denokv = externalTool(
 );
 const nginx = externalTool("nginx", ["/usr/sbin/nginx"], "apt-get install nginx");
 const openssl = externalTool("openssl", ["/usr/bin/openssl"], "apt-get install openssl");
-const RECIPE = new URL("../../docs/deploy/denokv-tls.conf", import.meta.url);
+const RECIPE = new URL("../../docs/operate/deploy/denokv-tls.conf", import.meta.url);
 const TOKEN = "tls-recipe-token-0123456789abcdef";
-const DOC = new URL("../../docs/deploy.md", import.meta.url);
+const DOC = new URL("../../docs/operate/deploy.md", import.meta.url);
 
-Deno.test("deploy.md includes docs/deploy/denokv-tls.conf verbatim (indented in its list item)", async () => {
+Deno.test("deploy.md includes docs/operate/deploy/denokv-tls.conf verbatim (indented in its list item)", async () => {
   const [doc, recipe] = await Promise.all([Deno.readTextFile(DOC), Deno.readTextFile(RECIPE)]);
   const indented = recipe.split("\n").map((line) => (line === "" ? "" : `   ${line}`)).join("\n");
   assert.ok(doc.includes("   ```nginx\n" + indented + "   ```"), "the doc's block is the file");

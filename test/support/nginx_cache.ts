@@ -5,7 +5,7 @@
  * revalidates with `If-None-Match` (`proxy_cache_revalidate on`), and tells each answer's fate in
  * `X-Cache-Status` (`MISS`, `HIT`, `EXPIRED`, `REVALIDATED`…) and the upstream's status in
  * `X-Upstream-Status` (empty when the service was not asked). `startDeployRecipe` runs the one-box
- * recipe of `docs/deploy.md` (`docs/deploy/nginx.conf`) instead, with only its addresses and
+ * recipe of `docs/operate/deploy.md` (`docs/operate/deploy/nginx.conf`) instead, with only its addresses and
  * paths moved.
  *
  * @example
@@ -192,8 +192,8 @@ export async function startNginx(
   };
 }
 
-/** The one-box recipe of `docs/deploy.md`, as it ships. */
-export const DEPLOY_RECIPE = new URL("../../docs/deploy/nginx.conf", import.meta.url);
+/** The one-box recipe of `docs/operate/deploy.md`, as it ships. */
+export const DEPLOY_RECIPE = new URL("../../docs/operate/deploy/nginx.conf", import.meta.url);
 
 /**
  * Replaces `from`, which must occur exactly once in `config`, with `to`.

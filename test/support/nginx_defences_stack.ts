@@ -1,7 +1,7 @@
 /**
  * Issue #29's defences, kept behind the shipped proxy (`nginx_defences_*_test.ts`): the real
  * `src/main.ts` (`Deno.serve`, its access log on: one JSON line per request its handler answers)
- * behind the real nginx recipe (`docs/deploy/nginx.conf`, both upstream lines pointing at that one
+ * behind the real nginx recipe (`docs/operate/deploy/nginx.conf`, both upstream lines pointing at that one
  * instance), moved as `deploy_nginx_test.ts` moves it (`startDeployRecipe`), with nginx's main
  * context as the recipe's comments advise and one addition: an access log of the test's own format
  * on nginx's stderr ({@link ACCESS_LOG}: which client connection, nginx's status, what nginx passed

@@ -1,5 +1,5 @@
 /**
- * What the one-box nginx recipe (`docs/deploy/nginx.conf`) sets: its directives, and nginx's main
+ * What the one-box nginx recipe (`docs/operate/deploy/nginx.conf`) sets: its directives, and nginx's main
  * context as its comments advise it.
  */
 import assert from "node:assert/strict";
