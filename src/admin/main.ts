@@ -89,7 +89,10 @@ export function takeInitOption(args: string[]): { init: boolean; args: string[] 
 }
 
 /** Runs the admin CLI on `args` and resolves to its exit status. */
-export async function runAdmin(givenArgs: string[], environment: AdminEnvironment): Promise<number> {
+export async function runAdmin(
+  givenArgs: string[],
+  environment: AdminEnvironment,
+): Promise<number> {
   const { init, args } = takeInitOption(givenArgs);
   let command: AdminCommand | "help";
   try {
