@@ -1,8 +1,9 @@
 /**
  * The fetch handler as an entry point, for `deno serve src/serve.ts` and Deno Deploy: the default
  * export `{ fetch }` is the same handler `deno task start` serves (`src/server/service.ts`).
- * Settings come from the environment as for `deno task start` (but the port is the runner's:
- * `deno serve --port`, or the platform's). Start-up happens once per isolate when this module is
+ * Settings come from the environment as for `deno task start` (`src/settings/`; the port is the
+ * runner's: `deno serve --port`, or the platform's, so `PORT` and the other listen settings are
+ * not read). Start-up happens once per isolate when this module is
  * evaluated; a bad setting fails it with a one-line message. On Deno Deploy (`DENO_DEPLOYMENT_ID`
  * set) the store is the deployment's KV and no demo key is seeded (docs/operate/deploy.md).
  *
@@ -14,8 +15,10 @@
  */
 import { startService } from "./server/service.ts";
 import { urlHost } from "./server/listen_address.ts";
+import { processEnv } from "./settings/process_env.ts";
+import { readSettings } from "./settings/read_settings.ts";
 
-const service = await startService((name) => Deno.env.get(name));
+const service = await startService(readSettings(processEnv(), "serve"));
 // `deno serve` stops taking requests on SIGINT/SIGTERM and exits once nothing else runs: the
 // service's timers, workers and KV close here, as `deno task start` closes them.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -1,6 +1,8 @@
 /**
  * Imports go down the layers of docs/internals/architecture.md, never up: `src/` root ← `store/` ←
- * `limits/` ← `discovery/` ← `http/` ← `server/` ← the entry points (`main.ts`, `serve.ts`) and `admin/`. The SDK (`src/sdk/`, its
+ * `limits/` ← `discovery/` ← `http/` ← `server/` and `settings/` (the settings table names the
+ * parsers of `server/`, and the service takes the settings it defines) ← the entry points
+ * (`main.ts`, `serve.ts`) and `admin/`. The SDK (`src/sdk/`, its
  * own JSR package) imports only its own folder; every layer may import the two modules of the
  * vocabulary it publishes, `sdk/domain.ts` and `sdk/logo_options.ts`, and nothing else of it.
  */
@@ -16,6 +18,7 @@ const LAYERS: Record<string, number> = {
   observe: 2.5,
   http: 4,
   server: 5,
+  settings: 5,
   admin: 6,
 };
 /** The entry points: `deno task start` and `deno serve` / Deno Deploy. */

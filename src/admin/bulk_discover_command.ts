@@ -27,14 +27,9 @@ import { isoTime } from "./io.ts";
 import { parseCommandArgs, parseWholeNumber, UsageError } from "./usage.ts";
 import { ProgressBar } from "./progress_bar.ts";
 import { countDomainLines, type DomainLine, domainLines } from "./domain_lines.ts";
-import {
-  type DiscoverCommandEnv,
-  discoverSettings,
-  openAdminDiscovery,
-  processDiscoverEnv,
-} from "./admin_discovery.ts";
+import { openAdminDiscovery } from "./admin_discovery.ts";
 import { semaphore } from "../discovery/bounded_concurrency.ts";
-import type { DiscoveryOutcome } from "../discovery/discover.ts";
+import type { DiscoveryConfig, DiscoveryOutcome } from "../discovery/discover.ts";
 
 /** Domains discovered at once unless `--concurrency` says otherwise. */
 export const DEFAULT_CONCURRENCY = 4;
@@ -43,8 +38,10 @@ export const MAX_CONCURRENCY = 32;
 /** Exit status of a run stopped by SIGINT (128 + 2, as shells report it). */
 export const INTERRUPTED_EXIT = 130;
 
-/** Environment of the bulk command: the discover settings, plus what tests replace. */
-export interface BulkDiscoverEnv extends DiscoverCommandEnv {
+/** Options of the bulk command beyond the CLI's settings: what tests replace. */
+export interface BulkDiscoverOptions {
+  /** Further discovery configuration (tests inject a resolver or a small budget). */
+  config?: Partial<DiscoveryConfig>;
   /** What `--from -` reads; default the process's stdin. */
   stdin?: ReadableStream<Uint8Array>;
   /** Aborted to interrupt the run; default: SIGINT. */
@@ -59,8 +56,7 @@ export function isBulkDiscover(args: string[]): boolean {
 /**
  * Parses `logo discover --from …` arguments (after the subcommand) into a command.
  *
- * @throws {UsageError} for a positional, an unknown option, a bad `--concurrency`, or a bad
- * `LOGO_CONNECT_TO`/`LOGO_DNS_SERVER`.
+ * @throws {UsageError} for a positional, an unknown option or a bad `--concurrency`.
  *
  * @example
  * ```ts
@@ -69,7 +65,7 @@ export function isBulkDiscover(args: string[]): boolean {
  */
 export function parseBulkDiscoverCommand(
   args: string[],
-  env: BulkDiscoverEnv = processDiscoverEnv(),
+  options: BulkDiscoverOptions = {},
 ): AdminCommand {
   const name = "logo discover --from";
   const parsed = parseCommandArgs(name, args, [], {
@@ -86,11 +82,10 @@ export function parseBulkDiscoverCommand(
   if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency: expected 1 to ${MAX_CONCURRENCY}, got ${given}`);
   }
-  const settings = discoverSettings(env);
   const force = parsed.values.force === true;
   return {
     async run(context: AdminContext): Promise<number> {
-      const input = from === "-" ? env.stdin ?? Deno.stdin.readable : await openList(from);
+      const input = from === "-" ? options.stdin ?? Deno.stdin.readable : await openList(from);
       // The bar's total: a file is counted first (streamed too); stdin cannot be read twice.
       const total = context.stderrIsTerminal && from !== "-"
         ? await countDomainLines(await openList(from))
@@ -102,19 +97,20 @@ export function parseBulkDiscoverCommand(
       const interrupt = () => {
         stop.abort();
         // A pending read of the process's stdin would keep the process alive: end it.
-        if (from === "-" && env.stdin === undefined) closeStdin();
+        if (from === "-" && options.stdin === undefined) closeStdin();
       };
-      if (env.interrupt) env.interrupt.addEventListener("abort", interrupt, { once: true });
+      if (options.interrupt) options.interrupt.addEventListener("abort", interrupt, { once: true });
       else Deno.addSignalListener("SIGINT", interrupt);
       try {
-        await using admin = await openAdminDiscovery(context.kv, settings, {
+        await using admin = await openAdminDiscovery(context.kv, context.settings, {
+          ...options.config,
           maxConcurrent: concurrency,
           signal: stop.signal,
         });
         const run = { context, bar, stop: stop.signal, concurrency, force };
         return await discoverAll(input, admin.discovery, run);
       } finally {
-        if (env.interrupt) env.interrupt.removeEventListener("abort", interrupt);
+        if (options.interrupt) options.interrupt.removeEventListener("abort", interrupt);
         else Deno.removeSignalListener("SIGINT", interrupt);
       }
     },

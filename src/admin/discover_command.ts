@@ -2,8 +2,9 @@
  * `deno task admin logo discover DOMAIN [--force]`: runs discovery for one domain now and prints
  * its outcome as JSON (status, the winning source URL, and every candidate tried with what it
  * turned out to be). `--force` ignores the "no logo found" memory and the refresh age, and
- * replaces even an operator's logo. Honours `LOGO_CONNECT_TO` and `LOGO_DNS_SERVER`. Exit status 0 when a logo is
- * stored (found, kept or already fresh), 1 when none was found.
+ * replaces even an operator's logo. Honours `LOGO_CONNECT_TO`, `LOGO_DNS_SERVER` and `DENO_CERT`
+ * (the CLI's settings, `AdminContext.settings`). Exit status 0 when a logo is stored (found, kept
+ * or already fresh), 1 when none was found.
  *
  * With `--from FILE` (or `-` for stdin) it discovers a list of domains instead: see
  * `bulk_discover_command.ts`.
@@ -14,26 +15,26 @@ import type { AdminCommand, AdminContext } from "./io.ts";
 import { printJson } from "./io.ts";
 import { parseCommandArgs, UsageError } from "./usage.ts";
 import { normalizeDomain } from "../sdk/domain.ts";
-import {
-  type DiscoverCommandEnv,
-  discoverSettings,
-  openAdminDiscovery,
-  processDiscoverEnv,
-} from "./admin_discovery.ts";
+import type { DiscoveryConfig } from "../discovery/discover.ts";
+import { openAdminDiscovery } from "./admin_discovery.ts";
 import { isBulkDiscover, parseBulkDiscoverCommand } from "./bulk_discover_command.ts";
 
-export type { DiscoverCommandEnv } from "./admin_discovery.ts";
+/** Options of the discover commands beyond the CLI's settings. */
+export interface DiscoverCommandOptions {
+  /** Further discovery configuration (tests inject a resolver or a small budget). */
+  config?: Partial<DiscoveryConfig>;
+}
 
 /**
  * Parses `logo discover` arguments (after the subcommand) into a command.
  *
- * @throws {UsageError} for a bad domain, an unknown option or a bad `LOGO_CONNECT_TO`.
+ * @throws {UsageError} for a bad domain or an unknown option.
  */
 export function parseDiscoverCommand(
   args: string[],
-  env: DiscoverCommandEnv = processDiscoverEnv(),
+  options: DiscoverCommandOptions = {},
 ): AdminCommand {
-  if (isBulkDiscover(args)) return parseBulkDiscoverCommand(args, env);
+  if (isBulkDiscover(args)) return parseBulkDiscoverCommand(args, options);
   const parsed = parseCommandArgs("logo discover", args, ["DOMAIN"], {
     force: { type: "boolean" },
   });
@@ -42,11 +43,10 @@ export function parseDiscoverCommand(
   if (domain === undefined) {
     throw new UsageError(`logo discover: invalid domain "${input}" (expected e.g. example.com)`);
   }
-  const settings = discoverSettings(env);
   const force = parsed.values.force === true;
   return {
     async run(context: AdminContext): Promise<number> {
-      await using admin = await openAdminDiscovery(context.kv, settings);
+      await using admin = await openAdminDiscovery(context.kv, context.settings, options.config);
       const outcome = await admin.discovery.discover(domain, { force });
       printJson(context, outcome);
       if (outcome.status === "not-found" || outcome.status === "known-missing") {

@@ -1,14 +1,17 @@
 /**
- * What an admin command may use: the store's KV and the two output streams. Passed in, so the CLI
- * runs the same in a subprocess and in a test.
+ * What an admin command may use: the store's KV, the CLI's settings and the two output streams.
+ * Passed in, so the CLI runs the same in a subprocess and in a test.
  *
  * @module
  */
+import type { AdminSettings } from "./admin_settings.ts";
 
 /** The context every admin command runs in. */
 export interface AdminContext {
   /** The opened store. */
   kv: Deno.Kv;
+  /** The CLI's settings, read and checked before the store was opened (`admin_settings.ts`). */
+  settings: AdminSettings;
   /** Writes to stdout: JSON results only. */
   stdout(text: string): void;
   /** Writes to stderr: messages and progress for humans. */

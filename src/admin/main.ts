@@ -15,20 +15,24 @@
  * ```
  * @module
  */
-import { isKvFile, kvLocation, openKv, storeFileExists } from "../store/open_kv.ts";
+import { isKvFile, openKv, storeFileExists } from "../store/open_kv.ts";
 import { recordIfHoldsData } from "../store/store_meta.ts";
 import type { AdminCommand } from "./io.ts";
 import { parseExportCommand, parseImportArchiveCommand } from "./archive_commands.ts";
 import { parseKeyCommand } from "./key_commands.ts";
 import { parseLogoCommand } from "./logo_commands.ts";
 import { USAGE, USAGE_EXIT, UsageError } from "./usage.ts";
+import { type AdminSettings, readAdminSettings } from "./admin_settings.ts";
+import { processEnv } from "../settings/process_env.ts";
+import type { SettingsEnv } from "../settings/setting.ts";
 
 /** What {@link runAdmin} needs from its surroundings. */
 export interface AdminEnvironment {
-  /** The `LOGO_KV` value, if set. */
-  kvLocation?: string;
-  /** `DENO_DEPLOYMENT_ID`, set on Deno Deploy: without `LOGO_KV`, the platform's KV is used. */
-  deploymentId?: string;
+  /**
+   * The environment the CLI's settings are read from (`LOGO_KV`, …; `admin_settings.ts`): the
+   * process's in production.
+   */
+  env: SettingsEnv;
   /** Writes to stdout. */
   stdout(text: string): void;
   /** Writes to stderr. */
@@ -85,28 +89,38 @@ export function takeInitOption(args: string[]): { init: boolean; args: string[] 
 }
 
 /** Runs the admin CLI on `args` and resolves to its exit status. */
-export async function runAdmin(givenArgs: string[], env: AdminEnvironment): Promise<number> {
+export async function runAdmin(
+  givenArgs: string[],
+  environment: AdminEnvironment,
+): Promise<number> {
   const { init, args } = takeInitOption(givenArgs);
   let command: AdminCommand | "help";
   try {
     command = parseAdminArgs(args);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    env.stderr(`error: ${error.message}\n\n${USAGE}`);
+    environment.stderr(`error: ${error.message}\n\n${USAGE}`);
     return USAGE_EXIT;
   }
   if (command === "help") {
-    env.stdout(USAGE);
+    environment.stdout(USAGE);
     return 0;
   }
-  const location = kvLocation(env.kvLocation, env.deploymentId);
+  let settings: AdminSettings;
+  try {
+    settings = readAdminSettings(environment.env);
+  } catch (error) {
+    environment.stderr(`error: ${(error as Error).message}\n\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const location = settings.kvLocation;
   let kv: Deno.Kv;
   let created = false;
   try {
     created = init && isKvFile(location) && !(await storeFileExists(location));
     kv = await openKv(location, { createFile: init });
   } catch (error) {
-    env.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    environment.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
   try {
@@ -114,21 +128,22 @@ export async function runAdmin(givenArgs: string[], env: AdminEnvironment): Prom
     // could delete it all, and one this command filled is marked at once.
     await recordIfHoldsData(kv, { by: "admin" });
     try {
-      return await command.run({ kv, ...env });
+      const { stdout, stderr, stderrIsTerminal } = environment;
+      return await command.run({ kv, settings, stdout, stderr, stderrIsTerminal });
     } finally {
       await recordIfHoldsData(kv, { by: "admin" });
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      env.stderr(`error: ${error.message}\n\n${USAGE}`);
+      environment.stderr(`error: ${error.message}\n\n${USAGE}`);
       return USAGE_EXIT;
     }
-    env.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    environment.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   } finally {
     kv.close();
     // Last, so that an error message still starts the output.
-    if (created) env.stderr(`Created a new, empty store at LOGO_KV=${location}.\n`);
+    if (created) environment.stderr(`Created a new, empty store at LOGO_KV=${location}.\n`);
   }
 }
 
@@ -141,8 +156,7 @@ if (import.meta.main) {
     }
   };
   Deno.exitCode = await runAdmin(Deno.args, {
-    kvLocation: Deno.env.get("LOGO_KV"),
-    deploymentId: Deno.env.get("DENO_DEPLOYMENT_ID"),
+    env: processEnv(),
     stdout: write(Deno.stdout),
     stderr: write(Deno.stderr),
     stderrIsTerminal: Deno.stderr.isTerminal(),

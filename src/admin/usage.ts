@@ -5,6 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { settingsHelp } from "../settings/settings_help.ts";
 
 /** Exit status of a bad command line. */
 export const USAGE_EXIT = 2;
@@ -45,9 +46,11 @@ Backup:
 
 Plans: free, starter, pro, enterprise (src/store/plans.ts). --allow takes https://app.example.com,
 example.com or *.example.com and may be repeated.
-Environment: LOGO_KV (default ./data/logo-lookup.kv; an https:// URL with DENO_KV_ACCESS_TOKEN).
-  --init (before or after the command) creates the store file if LOGO_KV names none; without it
-  a missing store file is refused (exit status 1) and nothing is created.
+--init (before or after the command) creates the store file if LOGO_KV names none; without it a
+missing store file is refused (exit status 1) and nothing is created.
+
+Settings, read from the environment (a bad value: exit status 2, nothing written):
+${settingsHelp(["admin"])}
 Output: JSON on stdout, messages on stderr. Exit status: 0 ok, 1 failed, 2 bad command line.
 `;
 

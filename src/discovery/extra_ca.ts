@@ -1,7 +1,7 @@
 /**
  * `DENO_CERT` for discovery: the PEM file of extra CA certificates that Deno trusts for its own
  * connections (a private CA's, docs/operate/deploy.md). Discovery fetches with `node:https`, which does not
- * read `DENO_CERT`, so the service reads the file once at start-up ({@link readDenoCert}) and
+ * read `DENO_CERT`, so the settings read the file once at start-up ({@link readDenoCert}) and
  * discovery trusts those certificates besides the default roots (`trustedRoots` in
  * `fetch_hop.ts`). A file that cannot be used stops start-up with a message naming it, rather
  * than failing every https fetch later.

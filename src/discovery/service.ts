@@ -1,11 +1,12 @@
 /**
- * Discovery as the running service uses it, configured from the environment:
+ * Discovery as the running service uses it, configured by the server's settings
+ * ({@link DiscoverySettings}, read and checked at start-up by `src/settings/`):
  *
  * - `LOGO_DISCOVERY`: `on` (default) or `off`;
  * - `LOGO_CONNECT_TO`: resolve overrides, `host:port:address:port,…` (see `connect_to.ts`);
  * - `LOGO_DNS_SERVER`: the name server of discovery's DNS lookups, `address:port` (see `bimi.ts`);
  * - `DENO_CERT`: a PEM file of extra CA certificates (a private CA's), trusted besides the default
- *   roots, read once when discovery starts unless the server already read it (`extra_ca.ts`).
+ *   roots (`extra_ca.ts`).
  *
  * On a miss the endpoint waits for discovery at most {@link REQUEST_BUDGET_MS} (3 s): a miss that
  * takes longer answers 404 while discovery finishes in the background, and a later request finds
@@ -24,10 +25,9 @@ import { lookupChain } from "../sdk/domain.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { SingleFlight } from "../single_flight.ts";
 import { LogoStore } from "../store/logo_store.ts";
-import { parseDnsServer } from "./bimi.ts";
-import { parseConnectTo } from "./connect_to.ts";
+import type { NameServer } from "./bimi.ts";
+import type { ConnectToMap } from "./connect_to.ts";
 import { discoveryEnabled } from "./discovery_setting.ts";
-import { readDenoCert } from "./extra_ca.ts";
 import { trustedRoots } from "./fetch_hop.ts";
 
 export { discoveryEnabled };
@@ -57,7 +57,19 @@ export interface DiscoveryService {
   close(): Promise<boolean>;
 }
 
-/** Options of {@link startDiscoveryService}, beyond the environment. */
+/** Discovery's settings, parsed: the server's settings (`src/settings/`) hold them. */
+export interface DiscoverySettings {
+  /** `LOGO_DISCOVERY`: whether discovery runs at all. */
+  readonly discovery: boolean;
+  /** `LOGO_CONNECT_TO`: resolve overrides. */
+  readonly connectTo: ConnectToMap;
+  /** `LOGO_DNS_SERVER`: the name server to ask, or undefined for the system's. */
+  readonly dnsServer: NameServer | undefined;
+  /** `DENO_CERT`'s certificates, trusted besides the default roots, or undefined. */
+  readonly extraCaCerts: string[] | undefined;
+}
+
+/** Options of {@link startDiscoveryService}, beyond the settings. */
 export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   /** How long a request waits; default {@link REQUEST_BUDGET_MS}. */
   requestBudgetMs?: number;
@@ -69,45 +81,42 @@ export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   closeTimeoutMs?: number;
   /** Told each discovery's outcome (`stored`, `not-found`…, or `error`) and duration in s. */
   onDiscovery?: (outcome: string, seconds: number) => void;
-  /**
-   * The certificates of `DENO_CERT` as the server read them at start-up (`readDenoCert`), trusted
-   * besides the default roots; default: read here. Ignored with `caCerts`.
-   */
-  extraCaCerts?: string[];
 }
 
 /**
- * Starts discovery for the service from `env` (a getter such as `(n) => Deno.env.get(n)`), or
- * returns undefined when `LOGO_DISCOVERY=off`.
+ * Starts discovery for the service with `settings`, or returns undefined when `LOGO_DISCOVERY=off`.
+ * A `DENO_CERT`'s certificates are trusted besides the default roots unless `options.caCerts`
+ * replaces the roots.
  *
- * @throws {Error} for an invalid `LOGO_DISCOVERY`, `LOGO_CONNECT_TO` or `LOGO_DNS_SERVER`, or a
- * `DENO_CERT` that cannot be used.
  * @example
  * ```ts
  * import { createApp } from "../http/app.ts";
+ * import { NO_CONNECT_TO } from "./connect_to.ts";
  *
  * const kv = await Deno.openKv();
- * const discovery = startDiscoveryService(kv, (name) => Deno.env.get(name));
+ * const settings = {
+ *   discovery: true,
+ *   connectTo: NO_CONNECT_TO,
+ *   dnsServer: undefined,
+ *   extraCaCerts: undefined,
+ * };
+ * const discovery = startDiscoveryService(kv, settings);
  * const app = createApp({ kv, discover: discovery?.discover });
  * ```
  */
 export function startDiscoveryService(
   kv: Deno.Kv,
-  env: (name: string) => string | undefined,
+  settings: DiscoverySettings,
   options: DiscoveryServiceOptions = {},
 ): DiscoveryService | undefined {
-  if (!discoveryEnabled(env("LOGO_DISCOVERY"))) return undefined;
+  if (!settings.discovery) return undefined;
   const log = options.log ?? console.error;
   // Failed discoveries are logged with their reason at a bounded rate (src/observe/bounded_log.ts).
   const failures = createBoundedLog({ log, clock: options.clock });
   const failureLog = failures.kind("discovery failure");
   const onDiscovery = options.onDiscovery ?? (() => {});
   const shutdown = new AbortController();
-  const connectTo = parseConnectTo(env("LOGO_CONNECT_TO"));
-  const dnsServer = parseDnsServer(env("LOGO_DNS_SERVER"));
-  const extraCaCerts = "extraCaCerts" in options
-    ? options.extraCaCerts
-    : readDenoCert(env("DENO_CERT"));
+  const { connectTo, dnsServer, extraCaCerts } = settings;
   // Fetched bytes are decoded in a worker pool, started now, unless the caller passes its own.
   const pool = options.imaging ? undefined : startImagePool({ deadlineMs: IMAGE_DEADLINE_MS });
   const imaging = options.imaging ?? pool!;

@@ -67,6 +67,36 @@ export interface AccessLogSettings {
 }
 
 /**
+ * Reads `LOGO_ACCESS_LOG`: the line format, or undefined when the log is off (unset, `off`).
+ *
+ * @throws {Error} "Invalid LOGO_ACCESS_LOG …" for anything but off, json or logfmt.
+ */
+export function parseAccessLogFormat(value: string | undefined): AccessLogFormat | undefined {
+  const name = (value ?? "").trim().toLowerCase();
+  if (name === "json" || name === "logfmt") return name;
+  if (name !== "" && name !== "off") {
+    throw new Error(`Invalid LOGO_ACCESS_LOG "${value}": expected off, json or logfmt`);
+  }
+  return undefined;
+}
+
+/**
+ * Reads `LOGO_ACCESS_LOG_SAMPLE`: the share of requests logged, default 1.
+ *
+ * @throws {Error} "Invalid LOGO_ACCESS_LOG_SAMPLE …" unless above 0 and at most 1.
+ */
+export function parseAccessLogSample(value: string | undefined): number {
+  const text = (value ?? "").trim();
+  const share = text === "" ? 1 : Number(text);
+  if (!Number.isFinite(share) || share <= 0 || share > 1) {
+    throw new Error(
+      `Invalid LOGO_ACCESS_LOG_SAMPLE "${value}": expected a number above 0 and at most 1`,
+    );
+  }
+  return share;
+}
+
+/**
  * Reads `LOGO_ACCESS_LOG` and `LOGO_ACCESS_LOG_SAMPLE`.
  *
  * @throws {Error} "Invalid LOGO_ACCESS_LOG …" or "Invalid LOGO_ACCESS_LOG_SAMPLE …".
@@ -75,18 +105,7 @@ export function parseAccessLogSettings(
   format: string | undefined,
   sample: string | undefined,
 ): AccessLogSettings {
-  const name = (format ?? "").trim().toLowerCase();
-  if (name !== "" && name !== "off" && name !== "json" && name !== "logfmt") {
-    throw new Error(`Invalid LOGO_ACCESS_LOG "${format}": expected off, json or logfmt`);
-  }
-  const text = (sample ?? "").trim();
-  const share = text === "" ? 1 : Number(text);
-  if (!Number.isFinite(share) || share <= 0 || share > 1) {
-    throw new Error(
-      `Invalid LOGO_ACCESS_LOG_SAMPLE "${sample}": expected a number above 0 and at most 1`,
-    );
-  }
-  return { format: name === "json" || name === "logfmt" ? name : undefined, sample: share };
+  return { format: parseAccessLogFormat(format), sample: parseAccessLogSample(sample) };
 }
 
 /** Options of {@link createAccessLog}. */

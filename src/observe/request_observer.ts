@@ -2,13 +2,18 @@
  * What the request path reports to operations, in one dependency of the app (`AppDeps.observer`):
  * the access log (`access_log.ts`), the request and render metrics (`metrics.ts`) and their
  * endpoint (`metrics_endpoint.ts`), and the step spans (`step_spans.ts`). Each is on or off by
- * its settings ({@link readObserveSettings}); with all of them off, a request costs one call to a
+ * its settings ({@link observeSettings}); with all of them off, a request costs one call to a
  * shared object that does nothing.
  *
  * @example
  * ```ts
- * import { createObserver, readObserveSettings } from "./request_observer.ts";
- * const settings = readObserveSettings((name) => Deno.env.get(name));
+ * import { createObserver, observeSettings } from "./request_observer.ts";
+ * const settings = observeSettings({
+ *   accessLogFormat: "json",
+ *   accessLogSample: 1,
+ *   metricsToken: undefined,
+ *   spans: false,
+ * });
  * const observer = createObserver({ settings });
  * const request = new Request("http://localhost/example.com?token=pk_1");
  * const observation = observer.begin(request);
@@ -19,22 +24,18 @@
  */
 import {
   type AccessLog,
+  type AccessLogFormat,
   type AccessLogSettings,
   createAccessLog,
-  parseAccessLogSettings,
   type RenderOutcome,
 } from "./access_log.ts";
 import type { Metrics, RenderKind } from "./metrics.ts";
-import {
-  createMetricsEndpoint,
-  type MetricsEndpoint,
-  parseMetricsToken,
-} from "./metrics_endpoint.ts";
-import { createStepSpans, otelEnabled, type StepName, type StepSpans } from "./step_spans.ts";
+import { createMetricsEndpoint, type MetricsEndpoint } from "./metrics_endpoint.ts";
+import { createStepSpans, type StepName, type StepSpans } from "./step_spans.ts";
 
 export type { RenderOutcome, StepName };
 
-/** The operations settings, read from the environment by {@link readObserveSettings}. */
+/** The operations settings, as {@link observeSettings} gathers them. */
 export interface ObserveSettings {
   /** `LOGO_ACCESS_LOG` and `LOGO_ACCESS_LOG_SAMPLE`. */
   accessLog: AccessLogSettings;
@@ -51,16 +52,24 @@ export const OBSERVE_OFF: ObserveSettings = {
   spans: false,
 };
 
-/**
- * Reads the operations settings from `env` (e.g. `(name) => Deno.env.get(name)`).
- *
- * @throws {Error} a one-line message naming the invalid setting.
- */
-export function readObserveSettings(env: (name: string) => string | undefined): ObserveSettings {
+/** The operations settings as the server's settings (`src/settings/`) hold them, parsed. */
+export interface ObserveSettingValues {
+  /** `LOGO_ACCESS_LOG`: the line format, or undefined when the log is off. */
+  readonly accessLogFormat: AccessLogFormat | undefined;
+  /** `LOGO_ACCESS_LOG_SAMPLE`. */
+  readonly accessLogSample: number;
+  /** `LOGO_METRICS_TOKEN`, or undefined when the endpoint is off. */
+  readonly metricsToken: string | undefined;
+  /** `OTEL_DENO`. */
+  readonly spans: boolean;
+}
+
+/** The observer's settings from the server's (parsed and checked already). */
+export function observeSettings(values: ObserveSettingValues): ObserveSettings {
   return {
-    accessLog: parseAccessLogSettings(env("LOGO_ACCESS_LOG"), env("LOGO_ACCESS_LOG_SAMPLE")),
-    metricsToken: parseMetricsToken(env("LOGO_METRICS_TOKEN")),
-    spans: otelEnabled(env("OTEL_DENO")),
+    accessLog: { format: values.accessLogFormat, sample: values.accessLogSample },
+    metricsToken: values.metricsToken,
+    spans: values.spans,
   };
 }
 

@@ -1,23 +1,20 @@
 /**
- * The byte budgets of a server process's three caches, read from the environment:
- * `LOGO_VARIANT_CACHE_MB` (rendered answers, and the stored default renditions read from KV;
- * default 64), `LOGO_SOURCE_CACHE_MB` (stored renditions kept to render from; default 32) and
- * `LOGO_RECORD_CACHE_MB` (logo records, each with its default image; default 32). Each instance
- * has its own. docs/operate/capacity.md says what RSS to expect from them.
+ * The byte budgets of a server process's three caches: `LOGO_VARIANT_CACHE_MB` (rendered answers,
+ * and the stored default renditions read from KV; default 64), `LOGO_SOURCE_CACHE_MB` (stored
+ * renditions kept to render from; default 32) and `LOGO_RECORD_CACHE_MB` (logo records, each with
+ * its default image; default 32), read by the settings (`src/settings/settings_table.ts`) with
+ * {@link parseCacheMb}. Each instance has its own. docs/operate/capacity.md says what RSS to expect.
  *
  * @example
  * ```ts
- * import { describeCacheBudgets, readCacheBudgets } from "./cache_budgets.ts";
- * const budgets = readCacheBudgets((name) => Deno.env.get(name));
+ * import { cacheBudgets, describeCacheBudgets } from "./cache_budgets.ts";
+ * import { readSettings } from "../settings/read_settings.ts";
+ * const budgets = cacheBudgets(readSettings({ LOGO_SOURCE_CACHE_MB: "0" }, "serve"));
  * console.log(describeCacheBudgets(budgets));
- * // "Cache budgets: variants 64 MiB, sources 32 MiB, records 32 MiB."
+ * // "Cache budgets: variants 64 MiB, sources 0 MiB, records 32 MiB."
  * ```
  * @module
  */
-import { DEFAULT_VARIANT_CACHE_BYTES } from "../http/variant_cache.ts";
-import { DEFAULT_SOURCE_CACHE_BYTES } from "../http/render_variant.ts";
-import { LOGO_CACHE_MAX_BYTES } from "../http/resolve_logo.ts";
-
 /** The three budgets, bytes. */
 export interface CacheBudgets {
   /** Rendered variants (`AppDeps.variantCacheBytes`). */
@@ -49,29 +46,10 @@ export function parseCacheMb(name: string, value: string | undefined, fallback: 
   return mb * MiB;
 }
 
-/**
- * Reads `LOGO_VARIANT_CACHE_MB`, `LOGO_SOURCE_CACHE_MB` and `LOGO_RECORD_CACHE_MB` through `env`.
- *
- * @throws {RangeError} for a value that is not a whole number of MiB in range.
- */
-export function readCacheBudgets(env: (name: string) => string | undefined): CacheBudgets {
-  return {
-    variantCacheBytes: parseCacheMb(
-      "LOGO_VARIANT_CACHE_MB",
-      env("LOGO_VARIANT_CACHE_MB"),
-      DEFAULT_VARIANT_CACHE_BYTES,
-    ),
-    sourceCacheBytes: parseCacheMb(
-      "LOGO_SOURCE_CACHE_MB",
-      env("LOGO_SOURCE_CACHE_MB"),
-      DEFAULT_SOURCE_CACHE_BYTES,
-    ),
-    logoCacheBytes: parseCacheMb(
-      "LOGO_RECORD_CACHE_MB",
-      env("LOGO_RECORD_CACHE_MB"),
-      LOGO_CACHE_MAX_BYTES,
-    ),
-  };
+/** The three budgets of `settings` (the server's settings hold them under the same names). */
+export function cacheBudgets(settings: CacheBudgets): CacheBudgets {
+  const { variantCacheBytes, sourceCacheBytes, logoCacheBytes } = settings;
+  return { variantCacheBytes, sourceCacheBytes, logoCacheBytes };
 }
 
 /** The start-up line that states the budgets. */

@@ -1,8 +1,8 @@
 /**
- * The address `deno task start` listens on: `LOGO_HOSTNAME`, an IP address of this machine —
- * `127.0.0.1` (or `::1`) behind a reverse proxy on the same box, so nothing reaches the service
- * around the proxy; `0.0.0.0` (the default, every IPv4 address) or `::` otherwise. Named
- * `LOGO_HOSTNAME` rather than `HOST`/`HOSTNAME`, which shells set to the machine's name.
+ * Where `deno task start` listens: `PORT`, `LOGO_REUSE_PORT`, and `LOGO_HOSTNAME`, an IP address of
+ * this machine — `127.0.0.1` (or `::1`) behind a reverse proxy on the same box, so nothing reaches
+ * the service around the proxy; `0.0.0.0` (the default, every IPv4 address) or `::` otherwise.
+ * Named `LOGO_HOSTNAME` rather than `HOST`/`HOSTNAME`, which shells set to the machine's name.
  *
  * @example
  * ```ts
@@ -14,6 +14,32 @@
  * @module
  */
 import { isIP } from "node:net";
+
+/** Default port when `PORT` is unset. */
+export const DEFAULT_PORT = 8000;
+
+/**
+ * Reads the port from `PORT`.
+ *
+ * @throws {RangeError} "Invalid PORT …" unless it is a whole number from 0 to 65535.
+ */
+export function parsePort(value: string | undefined): number {
+  const text = value?.trim();
+  if (!text) return DEFAULT_PORT;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535 || String(port) !== text) {
+    throw new RangeError(`Invalid PORT "${value}": expected a whole number from 0 to 65535`);
+  }
+  return port;
+}
+
+/** Whether `LOGO_REUSE_PORT` asks to share the port with other processes (`on`/`off`). */
+export function parseReusePort(value: string | undefined): boolean {
+  const text = value?.trim().toLowerCase();
+  if (!text || text === "off") return false;
+  if (text === "on") return true;
+  throw new RangeError(`Invalid LOGO_REUSE_PORT "${value}": expected on or off`);
+}
 
 /** The address listened on when `LOGO_HOSTNAME` is unset: every IPv4 address. */
 export const DEFAULT_HOSTNAME = "0.0.0.0";

@@ -20,7 +20,7 @@
  * @example
  * ```ts
  * import { renderWorkers, startRenderPool, stopRenderPool } from "./render_pool.ts";
- * const pool = startRenderPool(renderWorkers(Deno.env.get("LOGO_RENDER_WORKERS")));
+ * const pool = startRenderPool(renderWorkers("2")); // LOGO_RENDER_WORKERS, src/settings/
  * await pool?.ready();
  * // createApp({ kv, imaging: pool }) … then at shutdown:
  * await stopRenderPool(pool);

@@ -1,6 +1,6 @@
 /**
- * Everything behind the one fetch handler: settings read from the environment and checked, the
- * store opened (and seeded outside Deno Deploy), discovery, the render pool, the logo change feed
+ * Everything behind the one fetch handler, from the settings the entry point read and checked
+ * (`src/settings/`): the store opened (and seeded outside Deno Deploy), discovery, the render pool, the logo change feed
  * and the application. Both entry points use it: `src/main.ts` (`deno task start`, `Deno.serve`
  * with signals) and `src/serve.ts` (`deno serve`, Deno Deploy). Start-up work is bounded and done
  * once per isolate. What the first cache hit does not need starts shortly after the server
@@ -10,7 +10,8 @@
  * @example
  * ```ts
  * import { startService } from "./service.ts";
- * const service = await startService((name) => ({ LOGO_KV: ":memory:" })[name]);
+ * import { readSettings } from "../settings/read_settings.ts";
+ * const service = await startService(readSettings({ LOGO_KV: ":memory:" }, "serve"));
  * const server = Deno.serve({ port: 0, onListen: () => service.warmUp() }, service.fetch);
  * // … at shutdown: stop taking requests, then close the service.
  * await server.shutdown();
@@ -19,22 +20,18 @@
  * @module
  */
 import { type App, createApp } from "../http/app.ts";
-import { parseDnsServer } from "../discovery/bimi.ts";
-import { parseConnectTo } from "../discovery/connect_to.ts";
-import { discoveryEnabled } from "../discovery/discovery_setting.ts";
-import { readDenoCert } from "../discovery/extra_ca.ts";
 import type { DiscoveryService } from "../discovery/service.ts";
 import type { ImagePool, ImageWork, MonogramWork } from "../../imagecore/image_pool.ts";
-import { readObserveSettings, startObserver } from "../observe/request_observer.ts";
+import { observeSettings, startObserver } from "../observe/request_observer.ts";
 import { safeLog } from "../safe_log.ts";
 import { type DemoInfo, seedIfEmpty } from "../store/seed.ts";
-import { isKvFile, kvLocation, openKv, whileLocked } from "../store/open_kv.ts";
+import { isKvFile, openKv, whileLocked } from "../store/open_kv.ts";
 import { LogoChangeFeed } from "../store/logo_change_feed.ts";
 import { storeFileCheck } from "../store/store_identity.ts";
-import { renderDeadlineMs, renderWorkers, startRenderPool, stopRenderPool } from "./render_pool.ts";
+import type { ServiceSettings } from "../settings/settings_table.ts";
+import { startRenderPool, stopRenderPool } from "./render_pool.ts";
 import { memoryFigures } from "./memory_figures.ts";
-import { type CacheBudgets, readCacheBudgets } from "./cache_budgets.ts";
-import { retiredSettingsError } from "./retired_settings.ts";
+import { type CacheBudgets, cacheBudgets } from "./cache_budgets.ts";
 
 /** How long shutdown waits for unspent rate-limit quota to be given back to KV. */
 export const QUOTA_RETURN_TIMEOUT_MS = 2_000;
@@ -46,9 +43,6 @@ export const DISCOVERY_CLOSE_TIMEOUT_MS = 1_000;
  * started them already): the first requests of a cold instance are answered before that.
  */
 export const WARM_UP_DELAY_MS = 250;
-
-/** Reads one environment variable; `(name) => Deno.env.get(name)` in production. */
-export type Env = (name: string) => string | undefined;
 
 /** A started service. */
 export interface Service {
@@ -95,16 +89,17 @@ export async function within(promise: Promise<unknown>, ms: number): Promise<"do
 }
 
 /**
- * The store's location for `env`: `LOGO_KV`, or the platform's KV on Deno Deploy
+ * The store's location in `settings`: `LOGO_KV`, or the platform's KV on Deno Deploy
  * (`DENO_DEPLOYMENT_ID` set). On Deploy a local file or `:memory:` would give every instance a
  * store of its own, so that is refused.
  *
  * @throws {Error} "Cannot use LOGO_KV=… on Deno Deploy …" for a file or `:memory:` on Deploy.
  */
-export function storeLocation(env: Env): string {
-  const deployment = env("DENO_DEPLOYMENT_ID")?.trim();
-  const location = kvLocation(env("LOGO_KV"), deployment);
-  if (deployment && (isKvFile(location) || location === ":memory:")) {
+export function storeLocation(
+  settings: Pick<ServiceSettings, "kvLocation" | "deploymentId">,
+): string {
+  const location = settings.kvLocation;
+  if (settings.deploymentId && (isKvFile(location) || location === ":memory:")) {
     throw new Error(
       `Cannot use LOGO_KV=${location} on Deno Deploy (DENO_DEPLOYMENT_ID is set): each instance ` +
         "would have a store of its own. Unset LOGO_KV to use the deployment's KV, or set it to " +
@@ -115,27 +110,23 @@ export function storeLocation(env: Env): string {
 }
 
 /**
- * Checks every setting, then opens and starts the service. A bad setting throws before anything
+ * Opens and starts the service with `settings`, read and checked by the entry point
+ * (`readSettings(env, "serve")`). A store location Deno Deploy cannot use throws before anything
  * is opened, with a one-line message naming it.
  */
-export async function startService(env: Env, options: ServiceOptions = {}): Promise<Service> {
+export async function startService(
+  settings: ServiceSettings,
+  options: ServiceOptions = {},
+): Promise<Service> {
   const print = options.print ?? console.log;
-  const retired = retiredSettingsError(env);
-  if (retired) throw retired;
-  const location = storeLocation(env);
-  const onDeploy = !!env("DENO_DEPLOYMENT_ID")?.trim();
-  const discoveryOn = discoveryEnabled(env("LOGO_DISCOVERY"));
-  parseConnectTo(env("LOGO_CONNECT_TO"));
-  parseDnsServer(env("LOGO_DNS_SERVER"));
-  const extraCaCerts = readDenoCert(env("DENO_CERT")); // discovery trusts them too (node:https)
-  const budgets = readCacheBudgets(env); // docs/operate/capacity.md
+  const location = storeLocation(settings);
+  const onDeploy = settings.deploymentId !== undefined;
+  const budgets = cacheBudgets(settings); // docs/operate/capacity.md
   // Workers where the runtime has them; inline renders otherwise (docs/operate/deploy.md).
-  const workers = typeof Worker === "function"
-    ? renderWorkers(env("LOGO_RENDER_WORKERS"), navigator.hardwareConcurrency)
-    : 0;
+  const workers = typeof Worker === "function" ? settings.renderWorkers : 0;
   let app: App | undefined = undefined; // set below; read by the metrics
   let renderPool: ImagePool | undefined;
-  const deadlineMs = renderDeadlineMs(env("LOGO_RENDER_DEADLINE_MS"));
+  const deadlineMs = settings.renderDeadlineMs;
   const pool = () => renderPool ??= startRenderPool(workers, deadlineMs)!; // docs/internals/render_pool.md
   const imaging: (ImageWork & MonogramWork) | undefined = workers === 0 ? undefined : {
     probe: (...args) => pool().probe(...args),
@@ -144,7 +135,7 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
     monogram: (...args) => pool().monogram(...args), // src/http/monogram.ts
   };
   const observer = await startObserver({
-    settings: readObserveSettings(env),
+    settings: observeSettings(settings),
     queueDepth: () => renderPool?.stats().queued ?? 0,
     memory: () => app ? memoryFigures(app, renderPool) : {}, // logo_memory_bytes{part}
   });
@@ -161,14 +152,13 @@ export async function startService(env: Env, options: ServiceOptions = {}): Prom
   let discovery: Promise<DiscoveryService | undefined> | undefined;
   const startDiscovery = () =>
     discovery ??= import("../discovery/service.ts").then(({ startDiscoveryService }) =>
-      startDiscoveryService(kv, env, {
-        extraCaCerts,
+      startDiscoveryService(kv, settings, {
         closeTimeoutMs: DISCOVERY_CLOSE_TIMEOUT_MS,
         log: safeLog(console.error), // no query string or token in a log line (src/safe_log.ts)
         onDiscovery: observer.metrics?.discovery, // the discovery latency histogram
       })
     );
-  const discover = discoveryOn
+  const discover = settings.discovery
     ? async (domain: string) => await (await startDiscovery())?.discover(domain)
     : undefined;
   // Other processes' logo writes, read once a second: cached records stay until one names them.

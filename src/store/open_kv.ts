@@ -15,7 +15,7 @@
  * @example
  * ```ts
  * import { kvLocation, openKv } from "./open_kv.ts";
- * const kv = await openKv(kvLocation(Deno.env.get("LOGO_KV")));
+ * const kv = await openKv(kvLocation("/srv/logo-lookup/logo.kv"));
  * ```
  * @module
  */

@@ -97,7 +97,7 @@ Deno.test("admin: --init is taken from anywhere before --; :memory: needs none",
   let out = "";
   let err = "";
   const code = await runAdmin(["key", "list"], {
-    kvLocation: ":memory:",
+    env: { LOGO_KV: ":memory:" },
     stdout: (text) => out += text,
     stderr: (text) => err += text,
     stderrIsTerminal: false,

@@ -4,7 +4,7 @@ import { UsageError } from "../../src/admin/usage.ts";
 import { parseBulkDiscoverCommand } from "../../src/admin/bulk_discover_command.ts";
 import { iconPng } from "../support/images.ts";
 import { type FixtureSite, page, type Route, startSite } from "../support/discovery_sites.ts";
-import { sitesEnv, textStream } from "../support/bulk_discover.ts";
+import { SITES_OPTIONS, sitesSettings, textStream } from "../support/bulk_discover.ts";
 import { faultyKv } from "../support/faulty_kv.ts";
 
 const ICON_ROUTES: Record<string, Route> = {
@@ -52,11 +52,12 @@ Deno.test("logo discover --from: at most --concurrency domains are discovered at
   let stdout = "";
   try {
     const command = parseBulkDiscoverCommand(["--from", "-", "--concurrency", String(bound)], {
-      ...sitesEnv(sites),
+      ...SITES_OPTIONS,
       stdin: textStream(domains.join("\n")),
     });
     const code = await command.run({
       kv,
+      settings: sitesSettings(sites),
       stdout: (text) => {
         stdout += text;
         if (text.includes('"domain"')) finished++;
@@ -100,7 +101,7 @@ Deno.test("logo discover --from: a bad command line is a usage error (exit statu
   );
   let stderr = "";
   const env = {
-    kvLocation: ":memory:",
+    env: { LOGO_KV: ":memory:" },
     stdout: () => {},
     stderr: (t: string) => stderr += t,
     stderrIsTerminal: false,
@@ -119,10 +120,11 @@ Deno.test("logo discover --from: a store failure stops the run and is an error",
   try {
     const command = parseBulkDiscoverCommand(
       ["--from", "-", "--concurrency", "1"],
-      { ...sitesEnv(sites), stdin: textStream("a.test\nb.test\n") },
+      { ...SITES_OPTIONS, stdin: textStream("a.test\nb.test\n") },
     );
     const context = {
       kv: faulty.kv,
+      settings: sitesSettings(sites),
       stdout: (t: string) => stdout += t,
       stderr: () => {},
       stderrIsTerminal: false,

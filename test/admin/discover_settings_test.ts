@@ -4,21 +4,21 @@
  * file that cannot be used is a usage error naming it.
  */
 import assert from "node:assert/strict";
-import { discoverSettings } from "../../src/admin/admin_discovery.ts";
+import { readAdminSettings } from "../../src/admin/admin_settings.ts";
 import { UsageError } from "../../src/admin/usage.ts";
 
 const PRIVATE_CA = new URL("../fixtures/discovery_tls/private_ca.pem", import.meta.url).pathname;
 
 Deno.test("discover settings: DENO_CERT's certificates are trusted besides the default roots", () => {
-  const settings = discoverSettings({ denoCert: PRIVATE_CA });
+  const settings = readAdminSettings({ DENO_CERT: PRIVATE_CA });
   assert.equal(settings.extraCaCerts?.length, 1);
   assert.match(settings.extraCaCerts![0], /^-----BEGIN CERTIFICATE-----/);
-  assert.equal(discoverSettings({}).extraCaCerts, undefined, "unset: the default roots alone");
+  assert.equal(readAdminSettings({}).extraCaCerts, undefined, "unset: the default roots alone");
 });
 
 Deno.test("discover settings: a DENO_CERT that cannot be read is a usage error naming it", () => {
   assert.throws(
-    () => discoverSettings({ denoCert: "/nonexistent/ca.pem" }),
+    () => readAdminSettings({ DENO_CERT: "/nonexistent/ca.pem" }),
     (error) =>
       error instanceof UsageError &&
       /^Cannot use DENO_CERT=\/nonexistent\/ca\.pem/.test(error.message),

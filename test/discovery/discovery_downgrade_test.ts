@@ -17,6 +17,7 @@ import { createDiscovery } from "../../src/discovery/discover.ts";
 import { safeFetch, SafeFetchError } from "../../src/discovery/safe_fetch.ts";
 import { startDiscoveryService } from "../../src/discovery/service.ts";
 import { startService } from "../../src/server/service.ts";
+import { readSettings } from "../../src/settings/read_settings.ts";
 import { IN_PROCESS } from "../../src/store/logo_ingest.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
 import { iconPng } from "../support/images.ts";
@@ -259,7 +260,7 @@ function serviceDiscovery(kv: Deno.Kv, port: number, env: Record<string, string>
     LOGO_CONNECT_TO: `acme.test:443:127.0.0.1:${port},acme.test:80:127.0.0.1:${plainPort}`,
     ...env,
   };
-  const service = startDiscoveryService(kv, (name) => vars[name], {
+  const service = startDiscoveryService(kv, readSettings(vars, "serve"), {
     imaging: IN_PROCESS,
     resolve: noDns,
     sweepMs: 0,
@@ -334,8 +335,12 @@ Deno.test("DENO_CERT: one that cannot be used stops start-up with a message nami
         LOGO_RENDER_WORKERS: "0",
         DENO_CERT: path,
       };
-      const started = await startService((name) => env[name], { print: () => {} })
-        .catch((error: Error) => error);
+      const started = await (async () =>
+        await startService(readSettings(env, "serve"), { print: () => {} }))().catch((
+          error: Error,
+        ) =>
+          error
+        );
       if (!(started instanceof Error)) await started.close();
       assert.ok(started instanceof Error, "the server started");
       assert.match(started.message, message);
@@ -377,7 +382,7 @@ Deno.test("DENO_CERT: the server reads it at start-up and its discovery trusts t
     LOGO_CONNECT_TO: `acme.test:443:127.0.0.1:${site.port},acme.test:80:127.0.0.1:${closedPort()}`,
     DENO_CERT: PRIVATE_CA,
   };
-  const service = await startService((name) => env[name], { print: () => {} });
+  const service = await startService(readSettings(env, "serve"), { print: () => {} });
   try {
     service.warmUp();
     const url = `http://logo-lookup.test/acme.test?token=${service.demo!.publishableKey}`;

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { parseAdminArgs } from "../../src/admin/main.ts";
 import { UsageError } from "../../src/admin/usage.ts";
 import { parseDiscoverCommand } from "../../src/admin/discover_command.ts";
+import { readAdminSettings } from "../../src/admin/admin_settings.ts";
 import { discoveryEnabled, startDiscoveryService } from "../../src/discovery/service.ts";
+import { readSettings } from "../../src/settings/read_settings.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
 import { iconPng } from "../support/images.ts";
 import { connectToValue, page, startSite } from "../support/discovery_sites.ts";
@@ -17,7 +19,7 @@ Deno.test("endpoint: a miss discovers the logo within the request budget and ser
   });
   const kv = await Deno.openKv(":memory:");
   const env = { LOGO_CONNECT_TO: connectToValue({ "acme.test": site }) };
-  const discovery = startDiscoveryService(kv, (name) => env[name as keyof typeof env], {
+  const discovery = startDiscoveryService(kv, readSettings(env, "serve"), {
     resolve: noDns,
     sweepMs: 0,
   })!;
@@ -59,7 +61,7 @@ Deno.test("endpoint: a discovery slower than the request budget answers 404, the
   });
   const kv = await Deno.openKv(":memory:");
   const env = { LOGO_CONNECT_TO: connectToValue({ "acme.test": site }) };
-  const discovery = startDiscoveryService(kv, (name) => env[name as keyof typeof env], {
+  const discovery = startDiscoveryService(kv, readSettings(env, "serve"), {
     resolve: noDns,
     sweepMs: 0,
     requestBudgetMs: 50,
@@ -100,9 +102,12 @@ Deno.test("endpoint: LOGO_DISCOVERY=off disables discovery; other values are ref
   );
   const kv = await Deno.openKv(":memory:");
   try {
-    assert.equal(startDiscoveryService(kv, () => "off"), undefined);
+    assert.equal(
+      startDiscoveryService(kv, readSettings({ LOGO_DISCOVERY: "off" }, "serve")),
+      undefined,
+    );
     assert.throws(
-      () => startDiscoveryService(kv, (name) => name === "LOGO_CONNECT_TO" ? "bad" : undefined),
+      () => startDiscoveryService(kv, readSettings({ LOGO_CONNECT_TO: "bad" }, "serve")),
       /Invalid LOGO_CONNECT_TO entry "bad"/,
     );
   } finally {
@@ -120,12 +125,13 @@ Deno.test("admin: logo discover DOMAIN stores the logo and prints the outcome as
   const err: string[] = [];
   const context = {
     kv,
+    settings: readAdminSettings({ LOGO_CONNECT_TO: connectToValue({ "acme.test": site }) }),
     stdout: (t: string) => out.push(t),
     stderr: (t: string) => err.push(t),
     stderrIsTerminal: false,
   };
   try {
-    const env = { connectTo: connectToValue({ "acme.test": site }), config: { resolve: noDns } };
+    const env = { config: { resolve: noDns } };
     const status = await parseDiscoverCommand(["ACME.test."], env).run(context);
     assert.equal(status, 0);
     const printed = JSON.parse(out.join(""));
@@ -165,11 +171,11 @@ Deno.test("admin: logo discover refuses bad arguments with a usage error", () =>
     assert.throws(() => parseAdminArgs(args), UsageError, args.join(" "));
   }
   assert.throws(
-    () => parseDiscoverCommand(["acme.test"], { connectTo: "acme.test:80" }),
+    () => readAdminSettings({ LOGO_CONNECT_TO: "acme.test:80" }),
     (e: Error) => e instanceof UsageError && /Invalid LOGO_CONNECT_TO entry/.test(e.message),
   );
   assert.throws(
-    () => parseDiscoverCommand(["acme.test"], { dnsServer: "dns.test" }),
+    () => readAdminSettings({ LOGO_DNS_SERVER: "dns.test" }),
     (e: Error) => e instanceof UsageError && /Invalid LOGO_DNS_SERVER "dns\.test"/.test(e.message),
   );
   assert.doesNotThrow(() => parseAdminArgs(["logo", "discover", "acme.test", "--force"]));

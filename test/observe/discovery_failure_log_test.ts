@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { DEFAULT_LINES_PER_MINUTE, suppressedLine } from "../../src/observe/bounded_log.ts";
 import { startDiscoveryService } from "../../src/discovery/service.ts";
+import { readSettings } from "../../src/settings/read_settings.ts";
 import { closedPort } from "../support/discovery_sites.ts";
 
 const noDns = (name: string): Promise<string[]> => Promise.reject(new Error(`no DNS for ${name}`));
@@ -19,7 +20,7 @@ Deno.test("discovery service: a storm of failed discoveries logs a few lines wit
   const kv = await Deno.openKv(":memory:");
   const lines: string[] = [];
   const outcomes: [string, number][] = [];
-  const discovery = startDiscoveryService(kv, (name) => env[name as keyof typeof env], {
+  const discovery = startDiscoveryService(kv, readSettings(env, "serve"), {
     resolve: noDns,
     sweepMs: 0,
     log: (message) => lines.push(message),

@@ -3,9 +3,10 @@ import { createMetrics } from "../../src/observe/metrics.ts";
 import {
   createObserver,
   OBSERVE_OFF,
+  observeSettings,
   pathOf,
-  readObserveSettings,
 } from "../../src/observe/request_observer.ts";
+import { readSettings } from "../../src/settings/read_settings.ts";
 
 Deno.test("observer: pathOf keeps the path alone", () => {
   assert.equal(pathOf("http://h/example.com?token=pk_1&size=64"), "/example.com");
@@ -16,14 +17,14 @@ Deno.test("observer: pathOf keeps the path alone", () => {
 });
 
 Deno.test("observer: settings from the environment, all off by default", () => {
-  assert.deepEqual(readObserveSettings(() => undefined), OBSERVE_OFF);
+  assert.deepEqual(observeSettings(readSettings({}, "serve")), OBSERVE_OFF);
   const env: Record<string, string> = {
     LOGO_ACCESS_LOG: "logfmt",
     LOGO_ACCESS_LOG_SAMPLE: "0.1",
     LOGO_METRICS_TOKEN: "0123456789abcdef",
     OTEL_DENO: "true",
   };
-  assert.deepEqual(readObserveSettings((name) => env[name]), {
+  assert.deepEqual(observeSettings(readSettings(env, "serve")), {
     accessLog: { format: "logfmt", sample: 0.1 },
     metricsToken: "0123456789abcdef",
     spans: true,

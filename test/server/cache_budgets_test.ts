@@ -6,11 +6,12 @@
  */
 import assert from "node:assert/strict";
 import {
+  cacheBudgets,
   describeCacheBudgets,
   MAX_CACHE_MB,
   parseCacheMb,
-  readCacheBudgets,
 } from "../../src/server/cache_budgets.ts";
+import { readSettings } from "../../src/settings/read_settings.ts";
 import { seedIfEmpty } from "../../src/store/seed.ts";
 import { startMainProcess } from "../support/main_process.ts";
 
@@ -18,7 +19,7 @@ const MiB = 1024 * 1024;
 const METRICS_TOKEN = "cache-budgets-test-token-0123456789";
 
 Deno.test("cache budgets: defaults, whole MiB, and a clear error for anything else", () => {
-  assert.deepEqual(readCacheBudgets(() => undefined), {
+  assert.deepEqual(cacheBudgets(readSettings({}, "serve")), {
     variantCacheBytes: 64 * MiB,
     sourceCacheBytes: 32 * MiB,
     logoCacheBytes: 32 * MiB,
@@ -28,7 +29,7 @@ Deno.test("cache budgets: defaults, whole MiB, and a clear error for anything el
     LOGO_SOURCE_CACHE_MB: " 0 ",
     LOGO_RECORD_CACHE_MB: "200",
   };
-  assert.deepEqual(readCacheBudgets((name) => env[name]), {
+  assert.deepEqual(cacheBudgets(readSettings(env, "serve")), {
     variantCacheBytes: 16 * MiB,
     sourceCacheBytes: 0,
     logoCacheBytes: 200 * MiB,

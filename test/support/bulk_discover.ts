@@ -4,8 +4,9 @@
  *
  * @module
  */
+import { type AdminSettings, readAdminSettings } from "../../src/admin/admin_settings.ts";
 import {
-  type BulkDiscoverEnv,
+  type BulkDiscoverOptions,
   parseBulkDiscoverCommand,
 } from "../../src/admin/bulk_discover_command.ts";
 import { noDns } from "./discover_setup.ts";
@@ -29,13 +30,16 @@ export interface BulkResult {
 export interface RunBulkOptions {
   /** Whether stderr is a terminal; default false. */
   terminal?: boolean;
-  /** Further environment (stdin, interrupt). */
-  env?: Partial<BulkDiscoverEnv>;
+  /** Further options (stdin, interrupt). */
+  env?: Partial<BulkDiscoverOptions>;
 }
 
-/** The discover environment reaching `sites` over loopback, with DNS refused. */
-export function sitesEnv(sites: Record<string, FixtureSite>): BulkDiscoverEnv {
-  return { connectTo: connectToValue(sites), config: { resolve: noDns } };
+/** The bulk command's options for fixture sites: DNS refused (they are reached by address). */
+export const SITES_OPTIONS: BulkDiscoverOptions = { config: { resolve: noDns } };
+
+/** The CLI's settings reaching `sites` over loopback (`LOGO_CONNECT_TO`). */
+export function sitesSettings(sites: Record<string, FixtureSite>): AdminSettings {
+  return readAdminSettings({ LOGO_CONNECT_TO: connectToValue(sites) });
 }
 
 /** Runs the bulk command with `args` on `kv`. */
@@ -47,9 +51,10 @@ export async function runBulk(
 ): Promise<BulkResult> {
   let stdout = "";
   let stderr = "";
-  const command = parseBulkDiscoverCommand(args, { ...sitesEnv(sites), ...options.env });
+  const command = parseBulkDiscoverCommand(args, { ...SITES_OPTIONS, ...options.env });
   const code = await command.run({
     kv,
+    settings: sitesSettings(sites),
     stdout: (t) => stdout += t,
     stderr: (t) => stderr += t,
     stderrIsTerminal: options.terminal ?? false,
