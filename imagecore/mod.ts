@@ -41,17 +41,16 @@ import {
   type RenditionsResult,
   unpackRenditions,
 } from "./renditions.ts";
+import { SOURCE_FORMATS, type SourceFormat } from "./source_format.ts";
 import * as glue from "./pkg/imagecore.js";
 import * as svgGlue from "./pkg/imagecore_svg.js";
 
-/** Formats imagecore can decode. */
-export type SourceFormat = "png" | "jpeg" | "gif" | "webp" | "ico" | "bmp" | "svg";
 /** Formats imagecore can encode: the logo formats of `src/sdk/logo_options.ts`. */
 export type OutputFormat = LogoFormat;
 /** Background a themed logo will be shown on: the logo themes of `src/sdk/logo_options.ts`. */
 export type Theme = LogoTheme;
 export { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS, setMemoryHighWater };
-export type { EncodeEffort, TransformOptions };
+export type { EncodeEffort, SourceFormat, TransformOptions };
 export type { PackedRenditions, RenditionsOptions, RenditionsResult };
 
 /** What {@link transformStages} measured: ms of each stage inside one WASM call. */
@@ -92,7 +91,6 @@ export interface ProbeResult {
   height: number;
 }
 
-const SOURCE_FORMATS: readonly SourceFormat[] = ["png", "jpeg", "gif", "webp", "ico", "bmp", "svg"];
 /** The request path: decode, resize, greyscale, theme, encode. */
 const core = new WasmModule(glue, "./pkg/imagecore_bg.wasm");
 /** SVG rasterisation (resvg), loaded the first time an SVG arrives. */

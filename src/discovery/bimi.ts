@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { Candidate } from "./candidates.ts";
+import type { Candidate } from "./candidate.ts";
 import type { ConnectToMap } from "./connect_to.ts";
 import type { NameServer, Resolver } from "./pin_address.ts";
 

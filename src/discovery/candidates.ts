@@ -1,7 +1,7 @@
 /**
  * Where a site says its logo is: icon candidates read from a home page and from web app manifests.
  *
- * The page is parsed with htmlparser2 (never regexes). Read, in the order `rank.ts` declares
+ * The page is parsed with htmlparser2 (never regexes). Read, in the order `candidate.ts` declares
  * ({@link KIND_ORDER}): `<link rel>` `icon` (so also `shortcut icon`), `apple-touch-icon(-precomposed)`,
  * `fluid-icon` and `mask-icon`; the icons of the `<link rel="manifest">` (fetched by the caller,
  * parsed by {@link manifestCandidates}); `<meta name="msapplication-TileImage">` and
@@ -17,34 +17,7 @@
 import { Parser } from "htmlparser2";
 import { ownLogos } from "./json_ld_logos.ts";
 import { MicrodataLogos } from "./microdata_logos.ts";
-import { KIND_ORDER } from "./rank.ts";
-
-/** Which kind of declaration a candidate came from. */
-export type CandidateKind =
-  | "bimi"
-  | "icon"
-  | "apple-touch-icon"
-  | "fluid-icon"
-  | "manifest"
-  | "msapplication"
-  | "json-ld"
-  | "og:logo"
-  | "itemprop-logo"
-  | "favicon"
-  | "mask-icon"
-  | "og:image";
-
-/** One place a logo may be. */
-export interface Candidate {
-  /** Absolute URL (`http:`, `https:` or `data:`). */
-  url: string;
-  /** What declared it. */
-  kind: CandidateKind;
-  /** Declared `sizes` (a hint, e.g. "32x32 64x64" or "any"); never trusted. */
-  sizes?: string;
-  /** Declared MIME type (a hint); never trusted. */
-  type?: string;
-}
+import { type Candidate, type CandidateKind, KIND_ORDER } from "./candidate.ts";
 
 /** What a home page declares. */
 export interface PageCandidates {

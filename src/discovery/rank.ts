@@ -1,8 +1,8 @@
 /**
- * The one place candidate order is decided: which declarations are preferred
- * ({@link KIND_ORDER}), which candidates are worth fetching first ({@link fetchOrder}), which
+ * The one place candidates are ranked: which are worth fetching first ({@link fetchOrder}), which
  * fetched images are not logos at all ({@link refusal}), and which of the rest is the logo
- * ({@link compareMeasured}, with its reasons in {@link explain}).
+ * ({@link compareMeasured}, with its reasons in {@link explain}). Ties go to the preferred kind of
+ * declaration (`KIND_ORDER` in `candidate.ts`).
  *
  * Ranking tiers, best first, measured from the bytes (never from declared sizes or types).
  * "Square" means the longer side is at most 1.25 × the shorter one.
@@ -32,37 +32,7 @@
  *
  * @module
  */
-import type { Candidate, CandidateKind } from "./candidates.ts";
-
-/** Kinds of declaration, preferred first on ties; `candidates.ts` reads a page in this order. */
-export const KIND_ORDER: readonly CandidateKind[] = Object.freeze(
-  [
-    "bimi",
-    "icon",
-    "apple-touch-icon",
-    "fluid-icon",
-    "manifest",
-    "msapplication",
-    "json-ld",
-    "og:logo",
-    "itemprop-logo",
-    "favicon",
-    "mask-icon",
-    "og:image",
-  ] as const,
-);
-
-/**
- * Preference of a kind: lower is preferred; breaks ties in fetch order and ranking.
- *
- * @example
- * ```ts
- * kindPreference("icon") < kindPreference("og:image"); // true
- * ```
- */
-export function kindPreference(kind: CandidateKind): number {
-  return KIND_ORDER.indexOf(kind);
-}
+import { type Candidate, type CandidateKind, kindPreference } from "./candidate.ts";
 
 /** A candidate whose bytes were fetched and measured. */
 export interface Measured {

@@ -13,12 +13,8 @@
 import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { bimiCandidate, type TxtLookup } from "./bimi.ts";
 import { pool } from "./bounded_concurrency.ts";
-import {
-  type Candidate,
-  extractCandidates,
-  manifestCandidates,
-  MAX_CANDIDATES,
-} from "./candidates.ts";
+import type { Candidate } from "./candidate.ts";
+import { extractCandidates, manifestCandidates, MAX_CANDIDATES } from "./candidates.ts";
 import { type FailureKind, isNetworkFailure } from "./failure_memory.ts";
 import {
   decodeText,

@@ -21,7 +21,7 @@
  * @example
  * ```ts
  * import { layOut, withoutInlineBytes } from "./inline_rendition.ts";
- * import type { LogoRecord } from "./logo_store.ts";
+ * import type { LogoRecord } from "./logo_record.ts";
  * declare const record: LogoRecord; // every rendition addressed by hash, no bytes
  * declare const bytes: Map<string, Uint8Array>; // the bytes of each rendition, by hash
  * const { stored, blobs } = layOut(record, bytes);
@@ -32,7 +32,7 @@
  * @module
  */
 import type { BlobWrite } from "./blob_store.ts";
-import type { LogoRecord, Rendition } from "./logo_store.ts";
+import type { LogoRecord, Rendition } from "./logo_record.ts";
 
 /** The rendition kept inside the record. */
 export const INLINE_RENDITION = "default";

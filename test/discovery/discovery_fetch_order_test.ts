@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import type { Candidate } from "../../src/discovery/candidates.ts";
+import { type Candidate, KIND_ORDER, kindPreference } from "../../src/discovery/candidate.ts";
 import { extractCandidates } from "../../src/discovery/candidates.ts";
-import { expected, fetchOrder, KIND_ORDER, kindPreference } from "../../src/discovery/rank.ts";
+import { expected, fetchOrder } from "../../src/discovery/rank.ts";
 
 const url = (name: string) => `https://acme.test/${name}`;
 

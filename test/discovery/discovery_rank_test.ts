@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Candidate } from "../../src/discovery/candidates.ts";
+import type { Candidate } from "../../src/discovery/candidate.ts";
 import {
   compareMeasured,
   explain,

@@ -1,9 +1,9 @@
 /**
- * The image pool's backstop for its shared-memory mailbox (`imagecore/image_pool.ts`, SWEEP_MS):
- * a job whose `Atomics.waitAsync` never settles — neither woken by the worker nor timed out, as
- * was seen under load — is still answered, or still stopped at its deadline. The wait is made to
- * never settle here by replacing `Atomics.waitAsync` in this isolate (the pool's side); the
- * worker, in its own isolate, keeps the real one.
+ * The image pool's backstop for its shared-memory mailbox (`SWEEP_MS` in
+ * `imagecore/pool/mailbox_wait.ts`): a job whose `Atomics.waitAsync` never settles — neither woken
+ * by the worker nor timed out, as was seen under load — is still answered, or still stopped at its
+ * deadline. The wait is made to never settle here by replacing `Atomics.waitAsync` in this isolate
+ * (the pool's side); the worker, in its own isolate, keeps the real one.
  */
 import assert from "node:assert/strict";
 import { ImageCoreError, transform } from "../../imagecore/mod.ts";
