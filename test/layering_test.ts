@@ -2,7 +2,8 @@
  * Imports go down the layers of docs/architecture.md, never up: `src/` root ← `store/` ←
  * `limits/` ← `discovery/` ← `http/` ← `server/` ← the entry points (`main.ts`, `serve.ts`) and `admin/`. The SDK (`src/sdk/`, its
  * own JSR package) imports only its own folder; every layer may import the two modules of the
- * vocabulary it publishes, `sdk/domain.ts` and `sdk/logo_options.ts`, and nothing else of it.
+ * vocabulary it publishes, `sdk/domain_syntax.ts` and `sdk/logo_options.ts`, and nothing else of
+ * it.
  */
 import { deepStrictEqual, ok } from "node:assert";
 import { dirname, join, relative } from "node:path";
@@ -21,7 +22,7 @@ const LAYERS: Record<string, number> = {
 /** The entry points: `deno task start` and `deno serve` / Deno Deploy. */
 const ENTRY_POINTS = new Set(["main.ts", "serve.ts"]);
 /** The SDK's modules every layer may import: the vocabulary the server and the SDK share. */
-const SDK_SHARED = new Set(["sdk/domain.ts", "sdk/logo_options.ts"]);
+const SDK_SHARED = new Set(["sdk/domain_syntax.ts", "sdk/logo_options.ts"]);
 
 function sourceFiles(dir: string): string[] {
   return [...Deno.readDirSync(dir)].flatMap((entry) =>

@@ -13,7 +13,7 @@
 import type { AdminCommand, AdminContext } from "./io.ts";
 import { printJson } from "./io.ts";
 import { parseCommandArgs, UsageError } from "./usage.ts";
-import { normalizeDomain } from "../sdk/domain.ts";
+import { normalizeDomain } from "../domain_name.ts";
 import {
   type DiscoverCommandEnv,
   discoverSettings,
