@@ -10,7 +10,13 @@ const root = new URL("../", import.meta.url);
 const readJson = async (name: string) =>
   JSON.parse(await Deno.readTextFile(new URL(name, root))) as Record<string, unknown>;
 
-const DEV_ONLY = ["sharp", "@napi-rs/image-wasm32-wasi", "dns-packet", "puppeteer-core"];
+const DEV_ONLY = [
+  "sharp",
+  "@napi-rs/image-wasm32-wasi",
+  "dns-packet",
+  "puppeteer-core",
+  "typescript",
+];
 
 Deno.test("deno.json and deno.lock hold no benchmark or test-only package", async () => {
   const server = await readJson("deno.json");

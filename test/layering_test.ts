@@ -4,7 +4,8 @@
  * parsers of `server/`, and the service takes the settings it defines) ← the entry points
  * (`main.ts`, `serve.ts`) and `admin/`. The SDK (`src/sdk/`, its
  * own JSR package) imports only its own folder; every layer may import the two modules of the
- * vocabulary it publishes, `sdk/domain.ts` and `sdk/logo_options.ts`, and nothing else of it.
+ * vocabulary it publishes, `sdk/domain_syntax.ts` and `sdk/logo_options.ts`, and nothing else of
+ * it.
  */
 import { deepStrictEqual, ok } from "node:assert";
 import { dirname, join, relative } from "node:path";
@@ -24,7 +25,7 @@ const LAYERS: Record<string, number> = {
 /** The entry points: `deno task start` and `deno serve` / Deno Deploy. */
 const ENTRY_POINTS = new Set(["main.ts", "serve.ts"]);
 /** The SDK's modules every layer may import: the vocabulary the server and the SDK share. */
-const SDK_SHARED = new Set(["sdk/domain.ts", "sdk/logo_options.ts"]);
+const SDK_SHARED = new Set(["sdk/domain_syntax.ts", "sdk/logo_options.ts"]);
 
 function sourceFiles(dir: string): string[] {
   return [...Deno.readDirSync(dir)].flatMap((entry) =>

@@ -14,7 +14,7 @@
 import type { AdminCommand, AdminContext } from "./io.ts";
 import { printJson } from "./io.ts";
 import { parseCommandArgs, UsageError } from "./usage.ts";
-import { normalizeDomain } from "../sdk/domain.ts";
+import { normalizeDomain } from "../domain_name.ts";
 import type { DiscoveryConfig } from "../discovery/discover.ts";
 import { openAdminDiscovery } from "./admin_discovery.ts";
 import { isBulkDiscover, parseBulkDiscoverCommand } from "./bulk_discover_command.ts";

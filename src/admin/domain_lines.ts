@@ -15,7 +15,7 @@
  */
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
-import { normalizeDomain } from "../sdk/domain.ts";
+import { normalizeDomain } from "../domain_name.ts";
 
 /** One meaningful line of a domain list: a normalised domain, or why the line is not one. */
 export type DomainLine =

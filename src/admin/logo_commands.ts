@@ -25,7 +25,7 @@ import {
 } from "./admin_pool.ts";
 import { parseRerenderCommand } from "./rerender_command.ts";
 import { checkInputSize, ImageCoreError } from "../../imagecore/mod.ts";
-import { normalizeDomain } from "../sdk/domain.ts";
+import { normalizeDomain } from "../domain_name.ts";
 import { pool } from "../discovery/bounded_concurrency.ts";
 import { defaultRenderWorkers } from "../server/render_pool.ts";
 import { parseDiscoverCommand } from "./discover_command.ts";

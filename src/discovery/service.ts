@@ -21,7 +21,7 @@
  * @module
  */
 import { createBoundedLog } from "../observe/bounded_log.ts";
-import { lookupChain } from "../sdk/domain.ts";
+import { lookupChain } from "../domain_name.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { SingleFlight } from "../single_flight.ts";
 import { LogoStore } from "../store/logo_store.ts";

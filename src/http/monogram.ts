@@ -25,7 +25,7 @@ import { domainToUnicode } from "node:url";
 import type { ImageWork, MonogramWork } from "../../imagecore/image_pool.ts";
 import { monogramSvg, type TransformOptions } from "../../imagecore/mod.ts";
 import { IN_PROCESS } from "../store/logo_ingest.ts";
-import { brandLabel, lookupChain } from "../sdk/domain.ts";
+import { brandLabel, lookupChain } from "../domain_name.ts";
 import { CONTENT_TYPES } from "../sdk/logo_options.ts";
 import { RENDER_VERSION, renderUnavailable, type TaggedVariant } from "./render_variant.ts";
 import type { LogoOptions } from "./request_options.ts";

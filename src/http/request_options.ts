@@ -13,7 +13,7 @@
  * ```
  * @module
  */
-import { normalizeDomain } from "../sdk/domain.ts";
+import { normalizeDomain } from "../domain_name.ts";
 import { HttpError } from "../http_error.ts";
 import {
   DEFAULT_FALLBACK,

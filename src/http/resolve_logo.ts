@@ -26,7 +26,7 @@
  * ```
  * @module
  */
-import { lookupChain } from "../sdk/domain.ts";
+import { lookupChain } from "../domain_name.ts";
 import { HttpError } from "../http_error.ts";
 import { guardKv } from "../kv_unavailable.ts";
 import type { LogoRecord, LogoStore } from "../store/logo_store.ts";

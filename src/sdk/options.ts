@@ -6,7 +6,7 @@
  * @module
  */
 
-import { normalizeDomain } from "./domain.ts";
+import { normalizeDomainSyntax } from "./domain_syntax.ts";
 import {
   FALLBACK_RULE,
   FORMAT_RULE,
@@ -144,8 +144,9 @@ export function validateOptions(options: LogoOptions): void {
 }
 
 /**
- * Normalises `domain` with the server's rules (trim, lowercase, no trailing dot, IDN to punycode);
- * throws `BadRequestError("Invalid domain format")` for anything the server would refuse.
+ * Normalises `domain` with the server's syntax rules (trim, lowercase, no trailing dot, IDN to
+ * punycode); throws `BadRequestError("Invalid domain format")` for anything that is no host name.
+ * A bare public suffix (`co.uk`) passes: the server answers it with that same `400`.
  *
  * @example
  * ```ts
@@ -153,7 +154,7 @@ export function validateOptions(options: LogoOptions): void {
  * ```
  */
 export function checkDomain(domain: string): string {
-  const normalized = typeof domain === "string" ? normalizeDomain(domain) : undefined;
+  const normalized = typeof domain === "string" ? normalizeDomainSyntax(domain) : undefined;
   if (normalized === undefined) throw new BadRequestError("Invalid domain format");
   return normalized;
 }

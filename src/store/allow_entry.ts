@@ -19,7 +19,7 @@
  * ```
  * @module
  */
-import { normalizeDomain } from "../sdk/domain.ts";
+import { normalizeDomain } from "../domain_name.ts";
 
 /**
  * Normalises one allowlist entry: an origin becomes `scheme://host[:port]` (lowercase, punycode,

@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import { normalizeDomain } from "../sdk/domain.ts";
+import { normalizeDomain } from "../domain_name.ts";
 import { normalizeAllowEntry } from "./allow_entry.ts";
 import type { ApiKey } from "./key_store.ts";
 import { isPublishableKey } from "./key_token.ts";

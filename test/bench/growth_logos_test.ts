@@ -11,7 +11,7 @@ import {
   growthLogoSet,
   growthLogoSvg,
 } from "../../bench/support/growth_logos.ts";
-import { normalizeDomain } from "../../src/sdk/domain.ts";
+import { normalizeDomain } from "../../src/domain_name.ts";
 import { sha256Hex } from "../../src/store/sha256.ts";
 
 Deno.test("growth logos: the same seed and index give the same drawing; others differ", () => {

@@ -88,6 +88,11 @@ Deno.test("the real server's 400, 401 and 404 arrive as their error classes with
     assert.ok(missing instanceof NotFoundError, String(missing));
     assert.deepEqual([missing.status, missing.text], [404, "Logo not found"]);
 
+    // The SDK sends a bare public suffix (it carries no suffix list); the server refuses it.
+    const suffix = await client.get("co.uk").catch((e) => e);
+    assert.ok(suffix instanceof BadRequestError, String(suffix));
+    assert.deepEqual([suffix.status, suffix.text], [400, "Invalid domain format"]);
+
     const stranger = clientFor(server, { secretKey: "sk_not_a_real_key_0000000000" });
     const unauthorized = await stranger.get("example.com").catch((e) => e);
     assert.ok(unauthorized instanceof UnauthorizedError, String(unauthorized));

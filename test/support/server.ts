@@ -25,7 +25,7 @@
  * @module
  */
 import { type App, type AppDeps, createApp } from "../../src/http/app.ts";
-import { normalizeDomain } from "../../src/sdk/domain.ts";
+import { normalizeDomain } from "../../src/domain_name.ts";
 import { serveHttp } from "../../src/server/serve_http.ts";
 import { type ApiKey, KeyStore } from "../../src/store/key_store.ts";
 import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";

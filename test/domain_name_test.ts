@@ -1,5 +1,5 @@
 import { deepStrictEqual, strictEqual } from "node:assert";
-import { lookupChain, normalizeDomain } from "../../src/sdk/domain.ts";
+import { lookupChain, normalizeDomain } from "../src/domain_name.ts";
 
 Deno.test("normalizeDomain trims, lowercases and drops one trailing dot", () => {
   strictEqual(normalizeDomain("  Example.COM. "), "example.com");
