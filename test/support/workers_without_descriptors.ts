@@ -35,7 +35,9 @@ console.log(`workers started: ${pool.stats().started}`);
 for (const file of held.splice(0)) file.close();
 await pool.ready();
 const png = await pool.transform(svg, { width: 2 });
-console.log(`after release: ${png.bytes.length}-byte PNG, workers started: ${pool.stats().started}`);
+console.log(
+  `after release: ${png.bytes.length}-byte PNG, workers started: ${pool.stats().started}`,
+);
 await watchdog!.started;
 console.log("watchdog thread started");
 watchdog!.stop();
