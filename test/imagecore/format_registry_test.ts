@@ -65,7 +65,7 @@ Deno.test("format registry: source formats have Rust's numbers (SourceFormat, an
 Deno.test("format registry: output formats have Rust's numbers (OutputFormat and its from_code)", () => {
   const declared = discriminants("OutputFormat");
   assert.deepEqual(fromCodeArms("OutputFormat"), declared);
-  assert.deepEqual(declared.map(([name, code]) => [OUTPUT_FORMATS[code], code]), declared);
+  assert.deepEqual(declared.map(([, code]) => [OUTPUT_FORMATS[code], code]), declared);
   assert.equal(OUTPUT_FORMATS.length, declared.length);
   assert.deepEqual([...OUTPUT_FORMATS].sort(), [...LOGO_FORMATS].sort(), "every logo format");
   for (const [name, code] of declared) {
