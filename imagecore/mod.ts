@@ -16,19 +16,16 @@
  * ```
  * @module
  */
-import {
-  DEFAULT_FORMAT,
-  LOGO_FORMATS,
-  type LogoFormat,
-  type LogoTheme,
-} from "../src/sdk/logo_options.ts";
+import { DEFAULT_FORMAT, type LogoFormat, type LogoTheme } from "../src/sdk/logo_options.ts";
+import { OUTPUT_FORMATS, SOURCE_FORMATS, type SourceFormat } from "./formats.ts";
 import { markupStart } from "./markup_start.ts";
+import { RENDER_SPEC } from "./render_spec.ts";
 import {
   checkInput,
   type EncodeEffort,
-  FORMAT_CODES,
-  formatCode,
+  TRANSFORM_ARGUMENTS,
   type TransformOptions,
+  wasmArgument,
   wireOptions,
 } from "./transform_options.ts";
 import { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS } from "./refusals.ts";
@@ -41,7 +38,6 @@ import {
   type RenditionsResult,
   unpackRenditions,
 } from "./renditions.ts";
-import { SOURCE_FORMATS, type SourceFormat } from "./source_format.ts";
 import * as glue from "./pkg/imagecore.js";
 import * as svgGlue from "./pkg/imagecore_svg.js";
 
@@ -91,6 +87,10 @@ export interface ProbeResult {
   height: number;
 }
 
+/** Where the width is among `transform`'s arguments (the SVG path replaces it). */
+const WIDTH_ARGUMENT = TRANSFORM_ARGUMENTS.findIndex((argument) => argument.key === "width");
+/** Where the effort is among `transform_stages`' arguments (a benchmark's level replaces it). */
+const EFFORT_ARGUMENT = TRANSFORM_ARGUMENTS.findIndex((argument) => argument.key === "effort");
 /** The request path: decode, resize, greyscale, theme, encode. */
 const core = new WasmModule(glue, "./pkg/imagecore_bg.wasm");
 /** SVG rasterisation (resvg), loaded the first time an SVG arrives. */
@@ -121,26 +121,24 @@ function readU32(view: DataView, offset: number): number {
  * ```
  */
 export function transform(input: Uint8Array, options: TransformOptions = {}): TransformResult {
-  const [width, greyscale, themeCode, format, effort] = wireOptions(input, options);
+  const args = wireOptions(input, options);
+  const width = args[WIDTH_ARGUMENT] as number;
   let source = input;
-  let sourceWidth = width;
   if (isSvg(input)) {
     // Rasterised at the output size by the SVG module, so the resize step has no work — unless
     // drawing that large passes the SVG work budget: then it is drawn narrower (down to a quarter)
     // and scaled up here to the width asked.
     const png = svg.call(() => svgGlue.svg_rasterize(input, width));
-    sourceWidth = width || new DataView(png.buffer, png.byteOffset).getUint32(0, true);
+    args[WIDTH_ARGUMENT] = width || new DataView(png.buffer, png.byteOffset).getUint32(0, true);
     source = png.subarray(12);
   }
-  const out = core.call(() =>
-    glue.transform(source, sourceWidth, greyscale, themeCode, format, effort)
-  );
+  const out = core.call(() => glue.transform(source, ...args));
   // Layout: u32 width, u32 height, u8 format, u8 inverted, 2 bytes padding, then the image.
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   return {
     width: readU32(view, 0),
     height: readU32(view, 4),
-    format: LOGO_FORMATS.find((name) => FORMAT_CODES[name] === out[8])!,
+    format: OUTPUT_FORMATS[out[8]],
     inverted: out[9] === 1,
     bytes: out.subarray(12),
   };
@@ -162,9 +160,9 @@ export function transformStages(
   options: TransformOptions = {},
   level?: number,
 ): StageTimes {
-  const [width, greyscale, theme, format, effort] = wireOptions(input, options);
-  const code = level === undefined ? effort : 10 + level;
-  const t = core.call(() => glue.transform_stages(input, width, greyscale, theme, format, code));
+  const args = wireOptions(input, options);
+  if (level !== undefined) args[EFFORT_ARGUMENT] = 10 + level;
+  const t = core.call(() => glue.transform_stages(input, ...args));
   return { decodeMs: t[0], resizeMs: t[1], colourMs: t[2], encodeMs: t[3], bytes: t[4] };
 }
 
@@ -319,6 +317,6 @@ export function encodeRgba(
   height: number,
   format: OutputFormat = DEFAULT_FORMAT,
 ): Uint8Array {
-  const code = formatCode(format);
+  const code = wasmArgument(RENDER_SPEC.format.wasm, format);
   return core.call(() => glue.encode_rgba(pixels, width, height, code));
 }

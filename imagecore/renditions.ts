@@ -16,7 +16,7 @@
  * ```
  * @module
  */
-import type { SourceFormat } from "./source_format.ts";
+import type { SourceFormat } from "./formats.ts";
 import { ImageCoreError, LIMITS } from "./refusals.ts";
 
 /** Most further widths one call takes (`MAX_EXTRA_WIDTHS` of `src/renditions.rs`). */

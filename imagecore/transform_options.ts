@@ -1,16 +1,12 @@
 /**
- * The options of imagecore's `transform` and their codes across the WASM boundary (the Rust
- * side's `from_code`s), checked: a bad option is an `invalid_argument` refusal.
+ * imagecore's `transform` options and their WASM arguments, derived from the render spec
+ * (`render_spec.ts`) plus the encoder's effort, checked: a bad option is an `invalid_argument`
+ * refusal. The worker mailbox (`worker_mailbox.ts`) carries the same numbers.
  * @module
  */
-import {
-  DEFAULT_FORMAT,
-  isLogoFormat,
-  isLogoTheme,
-  type LogoFormat,
-  type LogoTheme,
-} from "../src/sdk/logo_options.ts";
-import { checkInputSize, ImageCoreError, LIMITS } from "./refusals.ts";
+import type * as glue from "./pkg/imagecore.js";
+import { checkInputSize, ImageCoreError } from "./refusals.ts";
+import { RENDER_OPTIONS, RENDER_SPEC, type RenderSpec, type WasmCodec } from "./render_spec.ts";
 
 /**
  * How hard the PNG encoder works for fewer bytes; the pixels are identical either way. `"fast"`
@@ -22,28 +18,55 @@ export type EncodeEffort = "fast" | "small";
 /** Every {@link EncodeEffort}, in the order of their WASM codes. */
 export const ENCODE_EFFORTS: readonly EncodeEffort[] = Object.freeze(["fast", "small"] as const);
 
-/** Options of {@link transform}. */
-export interface TransformOptions {
+/**
+ * Options of `transform`: the render spec's options, each optional (`width` is the spec's
+ * `size`), and the encoder's effort.
+ */
+export interface TransformOptions
+  extends Partial<{ -readonly [K in keyof Omit<RenderSpec, "size">]: RenderSpec[K] }> {
   /** Output width in px (1..4096); height keeps the aspect ratio. Default: the source width. */
   width?: number;
-  /** Render in greyscale (Rec. 709 luminance), alpha kept. */
-  greyscale?: boolean;
-  /** Page background: a logo lacking contrast on it has its lightness inverted, hue kept. */
-  theme?: LogoTheme;
-  /** Output encoding; default "png". JPEG is flattened onto white. */
-  format?: LogoFormat;
   /** The PNG encoder's effort ({@link EncodeEffort}); default "fast", the request path's. */
   effort?: EncodeEffort;
 }
 
-/** Code of each output format across the WASM boundary (Rust `OutputFormat::from_code`). */
-export const FORMAT_CODES: Readonly<Record<LogoFormat, number>> = { png: 0, webp: 1, jpeg: 2 };
-/** Code of each effort across the WASM boundary (Rust `Effort::from_code`). */
-const EFFORT_CODES: Readonly<Record<EncodeEffort, number>> = Object.fromEntries(
-  ENCODE_EFFORTS.map((effort, code) => [effort, code]),
-) as Record<EncodeEffort, number>;
-/** Code of each theme across the WASM boundary; 0 is no theme. */
-const THEME_CODES: Readonly<Record<LogoTheme, number>> = { light: 1, dark: 2 };
+/** The effort's codec (Rust `Effort::from_code`: 0 fast, 1 small). */
+const EFFORT: WasmCodec<EncodeEffort> = {
+  unset: 0,
+  encode: (effort) => {
+    const code = (ENCODE_EFFORTS as readonly unknown[]).indexOf(effort);
+    return code < 0 ? undefined : code;
+  },
+  decode: (code) => ENCODE_EFFORTS[code],
+  refusal: (effort) =>
+    (ENCODE_EFFORTS as readonly unknown[]).includes(effort)
+      ? undefined
+      : `Cannot encode image: unknown effort "${effort}"`,
+};
+
+/** One argument of the Rust `transform` after its input: the option it carries and its codec. */
+export interface TransformArgument {
+  /** Its key in {@link TransformOptions}, and its name in Rust. */
+  readonly key: keyof TransformOptions;
+  /** How its value becomes the argument. */
+  readonly codec: WasmCodec<unknown>;
+}
+
+/**
+ * The arguments of the Rust `transform` (and `transform_stages`) after the input, in order: the
+ * render spec's options, then the effort.
+ */
+export const TRANSFORM_ARGUMENTS: readonly TransformArgument[] = Object.freeze([
+  ...RENDER_OPTIONS.map((name) => ({
+    key: RENDER_SPEC[name].argument,
+    codec: RENDER_SPEC[name].wasm as WasmCodec<unknown>,
+  })),
+  { key: "effort", codec: EFFORT },
+]);
+
+/** The arguments of the WASM `transform` after its input, as the generated glue types them. */
+export type WasmTransformArguments = typeof glue.transform extends
+  (input: never, ...rest: infer R) => unknown ? R : never;
 
 /** Refuses what is not a `Uint8Array` of an acceptable size. */
 export function checkInput(input: Uint8Array): void {
@@ -53,37 +76,28 @@ export function checkInput(input: Uint8Array): void {
   checkInputSize(input.length);
 }
 
-export /** The wire code of `format`, or the `invalid_argument` refusal of an unknown one. */
-function formatCode(format: unknown): number {
-  if (!isLogoFormat(format)) {
-    throw new ImageCoreError("invalid_argument", `Cannot encode image: unknown format "${format}"`);
-  }
-  return FORMAT_CODES[format];
+/**
+ * The argument `codec` makes of `value`: its `unset` number when `value` is `undefined`.
+ *
+ * @throws {ImageCoreError} `invalid_argument` when imagecore refuses `value`.
+ */
+export function wasmArgument(codec: WasmCodec<unknown>, value: unknown): number {
+  if (value === undefined) return codec.unset;
+  const refusal = codec.refusal(value);
+  if (refusal !== undefined) throw new ImageCoreError("invalid_argument", refusal);
+  return codec.encode(value) ?? codec.unset;
 }
 
-export /** `transform`'s checked arguments as the WASM export takes them (after the input). */
-function wireOptions(
-  input: Uint8Array,
-  options: TransformOptions,
-): [number, boolean, number, number, number] {
+/**
+ * `transform`'s checked arguments as the WASM export takes them (after the input).
+ *
+ * @throws {ImageCoreError} `invalid_argument` naming the first bad option, as `checkInput` does
+ * for the input.
+ */
+export function wireOptions(input: Uint8Array, options: TransformOptions): WasmTransformArguments {
   checkInput(input);
-  const width = options.width ?? 0;
-  if (options.width !== undefined) {
-    if (!Number.isInteger(width) || width < 1 || width > LIMITS.outputSide) {
-      throw new ImageCoreError(
-        "invalid_argument",
-        `Cannot resize image: width must be an integer from 1 to ${LIMITS.outputSide}`,
-      );
-    }
-  }
-  const format = formatCode(options.format ?? DEFAULT_FORMAT);
-  if (options.theme !== undefined && !isLogoTheme(options.theme)) {
-    throw new ImageCoreError("invalid_argument", `Cannot theme image: unknown theme`);
-  }
-  const themeCode = options.theme === undefined ? 0 : THEME_CODES[options.theme];
-  const effort = options.effort ?? "fast";
-  if (!Object.hasOwn(EFFORT_CODES, effort)) {
-    throw new ImageCoreError("invalid_argument", `Cannot encode image: unknown effort "${effort}"`);
-  }
-  return [width, options.greyscale === true, themeCode, format, EFFORT_CODES[effort]];
+  const values = options as Record<string, unknown>;
+  return TRANSFORM_ARGUMENTS.map(({ key, codec }) =>
+    wasmArgument(codec, values[key])
+  ) as unknown as WasmTransformArguments;
 }

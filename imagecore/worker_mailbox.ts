@@ -14,9 +14,13 @@
  * A job goes through the mailbox when its input fits ({@link MailboxOptions.bytes}) and its
  * options encode exactly (a whole width, a known theme and format); anything else, and a result
  * larger than the mailbox, still travels by message, so every input keeps its exact refusal.
+ * The options cross as the numbers of `transform`'s WASM arguments (`TRANSFORM_ARGUMENTS`, from
+ * the render spec), one cell each, -1 for an option not given; formats as the format registry
+ * numbers them (`formats.ts`).
  *
  * Layout: Int32 cells at byte 0 (below), the worker's WASM memory as a Float64 at byte 64, the
- * data (input, then output or an error message) from byte {@link DATA_OFFSET}.
+ * options' cells after it, the data (input, then output or an error message) from byte
+ * {@link DATA_OFFSET}.
  *
  * @example
  * ```ts
@@ -26,10 +30,10 @@
  * ```
  * @module
  */
-import { LOGO_FORMATS, LOGO_THEMES } from "../src/sdk/logo_options.ts";
+import { OUTPUT_FORMATS, outputFormatCode, SOURCE_FORMATS } from "./formats.ts";
 import { IMAGECORE_ERROR_CODES, type ImageCoreErrorCode } from "./refusals.ts";
-import { ENCODE_EFFORTS } from "./transform_options.ts";
-import type { ProbeResult, SourceFormat, TransformOptions, TransformResult } from "./mod.ts";
+import { TRANSFORM_ARGUMENTS } from "./transform_options.ts";
+import type { ProbeResult, TransformOptions, TransformResult } from "./mod.ts";
 
 /** Cell: sequence number of the job last posted (written last by the pool). */
 export const POSTED = 0;
@@ -37,18 +41,21 @@ export const POSTED = 0;
 export const DONE = 1;
 const OP = 2;
 const INPUT_LENGTH = 3;
-const WIDTH = 4;
-const FLAGS = 5;
-const STATUS = 6;
-const OUTPUT_LENGTH = 7;
-const OUT_WIDTH = 8;
-const OUT_HEIGHT = 9;
-const OUT_FORMAT = 10;
-const OUT_INVERTED = 11;
-const ERROR_CODE = 12;
+const STATUS = 4;
+const OUTPUT_LENGTH = 5;
+const OUT_WIDTH = 6;
+const OUT_HEIGHT = 7;
+const OUT_FORMAT = 8;
+const OUT_INVERTED = 9;
+const ERROR_CODE = 10;
 const MEMORY_OFFSET = 64;
+/** First cell of the options: one per argument of `TRANSFORM_ARGUMENTS`, after the memory. */
+const OPTIONS = 18;
 /** Byte offset of the data area. */
 export const DATA_OFFSET = 128;
+if (OPTIONS + TRANSFORM_ARGUMENTS.length > DATA_OFFSET / 4) {
+  throw new Error("worker_mailbox.ts: the options' cells overrun the data area");
+}
 
 /** Operations, by their code in the operation cell; `test:hold` needs its signal: by message. */
 const OPS = [
@@ -60,8 +67,8 @@ const OPS = [
   "test:trap",
   "test:exit",
 ] as const;
-const SOURCE_FORMATS: readonly SourceFormat[] = ["png", "jpeg", "gif", "webp", "ico", "bmp", "svg"];
-const NO_WIDTH = -1;
+/** An option's cell when the option is not given. */
+const UNSET = -1;
 
 /** What the answer in a mailbox is (its status cell). */
 const Status = {
@@ -105,26 +112,26 @@ export function openMailbox(buffer: SharedArrayBuffer): Mailbox {
   };
 }
 
-/** Code of a value in `list` (1-based; 0 for undefined); -1 when not in it. */
-function codeOf(list: readonly string[], value: string | undefined): number {
-  if (value === undefined) return 0;
-  const index = list.indexOf(value);
-  return index < 0 ? -1 : index + 1;
-}
-
 /** The options the mailbox carries; a job with any other goes by message, so none is dropped. */
-const CARRIED = new Set(["width", "greyscale", "theme", "format", "effort"]);
+const CARRIED = new Set<string>(TRANSFORM_ARGUMENTS.map((argument) => argument.key));
 
-function encodeFlags(options: TransformOptions): number | undefined {
-  for (const key of Object.keys(options)) {
-    if (!CARRIED.has(key) && options[key as keyof TransformOptions] !== undefined) return undefined;
+/**
+ * The options' cells, or `undefined` when one does not encode exactly (an unknown format, a
+ * fractional width, an option it does not know): by message, for imagecore's exact refusal.
+ */
+function encodeOptions(options: TransformOptions): number[] | undefined {
+  const values = options as Record<string, unknown>;
+  for (const key of Object.keys(values)) {
+    if (!CARRIED.has(key) && values[key] !== undefined) return undefined;
   }
-  const theme = codeOf(LOGO_THEMES, options.theme);
-  const format = codeOf(LOGO_FORMATS, options.format);
-  const effort = codeOf(ENCODE_EFFORTS, options.effort);
-  // Unknown: by message, for the exact refusal.
-  if (theme < 0 || format < 0 || effort < 0) return undefined;
-  return (options.greyscale === true ? 1 : 0) | theme << 1 | format << 4 | effort << 7;
+  const cells: number[] = [];
+  for (const { key, codec } of TRANSFORM_ARGUMENTS) {
+    const value = values[key];
+    const code = value === undefined ? UNSET : codec.encode(value);
+    if (code === undefined) return undefined;
+    cells.push(code);
+  }
+  return cells;
 }
 
 /**
@@ -139,16 +146,11 @@ export function postJob(
   options: TransformOptions | undefined,
 ): boolean {
   const code = (OPS as readonly string[]).indexOf(op);
-  const width = options?.width ?? NO_WIDTH;
-  const flags = encodeFlags(options ?? {});
-  if (code < 0 || flags === undefined || (input?.length ?? 0) > box.capacity) return false;
-  if (width !== NO_WIDTH && !(Number.isInteger(width) && width >= 0 && width < 2 ** 31)) {
-    return false;
-  }
+  const optionCells = encodeOptions(options ?? {});
+  if (code < 0 || optionCells === undefined || (input?.length ?? 0) > box.capacity) return false;
   const { cells } = box;
   cells[OP] = code;
-  cells[WIDTH] = width;
-  cells[FLAGS] = flags;
+  cells.set(optionCells, OPTIONS);
   cells[INPUT_LENGTH] = input === undefined ? -1 : input.length;
   if (input !== undefined) new Uint8Array(box.buffer, DATA_OFFSET, input.length).set(input);
   Atomics.store(cells, POSTED, seq);
@@ -169,19 +171,14 @@ export interface MailboxJob {
 /** Reads the job posted in `box` (worker side). */
 export function readJob(box: Mailbox): MailboxJob {
   const { cells } = box;
-  const flags = cells[FLAGS];
-  const theme = (flags >> 1) & 7;
-  const format = (flags >> 4) & 7;
-  const effort = (flags >> 7) & 3;
-  const options: TransformOptions = {};
-  if (cells[WIDTH] !== NO_WIDTH) options.width = cells[WIDTH];
-  if (flags & 1) options.greyscale = true;
-  if (theme > 0) options.theme = LOGO_THEMES[theme - 1];
-  if (format > 0) options.format = LOGO_FORMATS[format - 1];
-  if (effort > 0) options.effort = ENCODE_EFFORTS[effort - 1];
+  const options: Record<string, unknown> = {};
+  TRANSFORM_ARGUMENTS.forEach(({ key, codec }, i) => {
+    const code = cells[OPTIONS + i];
+    if (code !== UNSET) options[key] = codec.decode(code);
+  });
   const length = cells[INPUT_LENGTH];
   const input = length < 0 ? undefined : new Uint8Array(box.buffer, DATA_OFFSET, length);
-  return { op: OPS[cells[OP]], input, options };
+  return { op: OPS[cells[OP]], input, options: options as TransformOptions };
 }
 
 /**
@@ -211,7 +208,7 @@ export function answerJob(
       cells[OUTPUT_LENGTH] = bytes.length;
       cells[OUT_WIDTH] = width;
       cells[OUT_HEIGHT] = height;
-      cells[OUT_FORMAT] = LOGO_FORMATS.indexOf(format);
+      cells[OUT_FORMAT] = outputFormatCode(format);
       cells[OUT_INVERTED] = inverted ? 1 : 0;
       status = Status.Transformed;
     }
@@ -261,7 +258,7 @@ export function readAnswer(box: Mailbox): MailboxAnswer {
           bytes: data().slice(),
           width: cells[OUT_WIDTH],
           height: cells[OUT_HEIGHT],
-          format: LOGO_FORMATS[cells[OUT_FORMAT]],
+          format: OUTPUT_FORMATS[cells[OUT_FORMAT]],
           inverted: cells[OUT_INVERTED] === 1,
         },
         memoryBytes,

@@ -6,11 +6,21 @@
  * own JSR package) imports only its own folder; every layer may import the two modules of the
  * vocabulary it publishes, `sdk/domain_syntax.ts` and `sdk/logo_options.ts`, and nothing else of
  * it.
+ *
+ * imagecore sits below all of `src/`, with one exception below it: the option vocabulary,
+ * `src/sdk/logo_options.ts`. It must live in the SDK's folder (a published package cannot import
+ * outside its own), so it is kept a leaf, importing nothing, and imagecore may import it and no
+ * other file of `src/`.
  */
 import { deepStrictEqual, ok } from "node:assert";
 import { dirname, join, relative } from "node:path";
 
 const SRC = new URL("../src/", import.meta.url).pathname;
+const IMAGECORE = new URL("../imagecore/", import.meta.url).pathname;
+/** The leaf vocabulary: the one file outside imagecore/ that imagecore imports. */
+const VOCABULARY = join(SRC, "sdk/logo_options.ts");
+/** imagecore's folders that hold no TypeScript of its own: built glue, Rust, fixtures. */
+const IMAGECORE_SKIPPED = new Set(["pkg", "target", "vendor", "tests", "examples", "src"]);
 const LAYERS: Record<string, number> = {
   "": 0,
   store: 1,
@@ -27,21 +37,30 @@ const ENTRY_POINTS = new Set(["main.ts", "serve.ts"]);
 /** The SDK's modules every layer may import: the vocabulary the server and the SDK share. */
 const SDK_SHARED = new Set(["sdk/domain_syntax.ts", "sdk/logo_options.ts"]);
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, skipped = new Set<string>()): string[] {
   return [...Deno.readDirSync(dir)].flatMap((entry) =>
     entry.isDirectory
-      ? sourceFiles(join(dir, entry.name))
+      ? skipped.has(entry.name) ? [] : sourceFiles(join(dir, entry.name))
       : entry.name.endsWith(".ts")
       ? [join(dir, entry.name)]
       : []
   );
 }
 
+/** The file's code, doc comments and line comments left out. */
+function codeOf(file: string): string {
+  return Deno.readTextFileSync(file).split("\n")
+    .filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
+}
+
+/** Specifiers of the file's import and export statements (doc examples excluded). */
+function allImports(file: string): string[] {
+  return [...codeOf(file).matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1]);
+}
+
 /** Relative specifiers of the file's import and export statements (doc examples excluded). */
 function imports(file: string): string[] {
-  const code = Deno.readTextFileSync(file).split("\n")
-    .filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
-  return [...code.matchAll(/(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g)].map((m) => m[1]);
+  return allImports(file).filter((specifier) => /^\.\.?\//.test(specifier));
 }
 
 function folderOf(path: string): string {
@@ -78,4 +97,25 @@ Deno.test("every folder of src/ has a layer", () => {
 
 Deno.test("no module of src/ imports from a layer above its own", () => {
   deepStrictEqual(upwardImports(), []);
+});
+
+/** imports of imagecore's TypeScript that leave imagecore/ for anything but the vocabulary. */
+function imagecoreUpwardImports(): string[] {
+  const found: string[] = [];
+  for (const file of sourceFiles(IMAGECORE, IMAGECORE_SKIPPED)) {
+    for (const specifier of imports(file)) {
+      const target = join(dirname(file), specifier);
+      if (!target.startsWith(IMAGECORE) && target !== VOCABULARY) {
+        found.push(`imagecore/${relative(IMAGECORE, file)} → ${relative(join(SRC, ".."), target)}`);
+      }
+    }
+  }
+  return found;
+}
+
+Deno.test("imagecore imports nothing above it: its own files and the leaf vocabulary only", () => {
+  ok(sourceFiles(IMAGECORE, IMAGECORE_SKIPPED).includes(join(IMAGECORE, "mod.ts")));
+  deepStrictEqual(imagecoreUpwardImports(), []);
+  deepStrictEqual(allImports(VOCABULARY), [], "the vocabulary stays a leaf: it imports nothing");
+  ok(!/\bDeno\./.test(codeOf(VOCABULARY)), "the vocabulary uses no Deno API");
 });

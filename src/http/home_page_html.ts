@@ -26,7 +26,7 @@ import {
   LOGO_FALLBACKS,
   LOGO_FORMATS,
   LOGO_THEMES,
-  MAX_SIZE,
+  MAX_PUBLISHABLE_SIZE,
 } from "../sdk/logo_options.ts";
 import { TOKEN_BODY_LENGTH } from "../store/key_token.ts";
 
@@ -198,7 +198,7 @@ Logos are resized, turned grey or adapted to light and dark pages on request.</p
 <table>
 <tr><th>Parameter</th><th>Default</th><th>Accepted</th></tr>
 <tr><td><code>token</code></td><td>—</td><td>a publishable key, <code>pk_…</code></td></tr>
-<tr><td><code>size</code></td><td>${DEFAULT_SIZE}</td><td>width in px, 1–${MAX_SIZE}</td></tr>
+<tr><td><code>size</code></td><td>${DEFAULT_SIZE}</td><td>width in px, 1–${MAX_PUBLISHABLE_SIZE}</td></tr>
 <tr><td><code>greyscale</code></td><td>false</td><td>${
     [...GREYSCALE_SPELLINGS.true, ...GREYSCALE_SPELLINGS.false].join(", ")
   }</td></tr>

@@ -23,7 +23,8 @@
  */
 import { domainToUnicode } from "node:url";
 import type { ImageWork, MonogramWork } from "../../imagecore/image_pool.ts";
-import { monogramSvg, type TransformOptions } from "../../imagecore/mod.ts";
+import { monogramSvg } from "../../imagecore/mod.ts";
+import { type RenderSpec, specTag, transformOptionsOf } from "../../imagecore/render_spec.ts";
 import { IN_PROCESS } from "../store/logo_ingest.ts";
 import { brandLabel, lookupChain } from "../domain_name.ts";
 import { CONTENT_TYPES } from "../sdk/logo_options.ts";
@@ -54,11 +55,8 @@ export function monogramLabel(domain: string): string {
 }
 
 /** The strong ETag of `domain`'s tile with `options`. */
-export function monogramTag(domain: string, options: LogoOptions): string {
-  let tag = `"v${RENDER_VERSION}-m${MONOGRAM_VERSION}-${domain}-${options.size}`;
-  if (options.greyscale) tag += "-grey";
-  if (options.theme !== undefined) tag += `-${options.theme}`;
-  return `${tag}-${options.format}"`;
+export function monogramTag(domain: string, options: RenderSpec): string {
+  return `"v${RENDER_VERSION}-m${MONOGRAM_VERSION}-${domain}${specTag(options)}"`;
 }
 
 /** Where tiles are drawn: an {@link ImageWork}, which may draw them whole ({@link MonogramWork}). */
@@ -77,12 +75,7 @@ export function createMonogramRenderer(
     // Coloured by the registrable domain, so www.example.com and example.com get one tile.
     const registrable = lookupChain(domain).at(-1) ?? domain;
     const label = monogramLabel(domain);
-    const transformOptions: TransformOptions = {
-      width: options.size,
-      greyscale: options.greyscale,
-      theme: options.theme,
-      format: options.format,
-    };
+    const transformOptions = transformOptionsOf(options);
     const out =
       await (imaging.monogram
         ? imaging.monogram(label, registrable, transformOptions)

@@ -41,7 +41,13 @@ import { ImageCoreError } from "../../imagecore/mod.ts";
 import { HttpError } from "../http_error.ts";
 import { guardKv } from "../kv_unavailable.ts";
 import { IN_PROCESS } from "../store/logo_ingest.ts";
-import { CONTENT_TYPES, DEFAULT_FORMAT, DEFAULT_SIZE } from "../sdk/logo_options.ts";
+import { CONTENT_TYPES, DEFAULT_SIZE } from "../sdk/logo_options.ts";
+import {
+  isDefaultSpec,
+  type RenderSpec,
+  specTag,
+  transformOptionsOf,
+} from "../../imagecore/render_spec.ts";
 import type { LogoOptions } from "./request_options.ts";
 import { logoNotFound } from "./resolve_logo.ts";
 import type { LogoRecord, LogoStore, Rendition } from "../store/logo_store.ts";
@@ -105,9 +111,8 @@ export interface RenderPlan {
 }
 
 /** Whether `options` are the defaults (128 px PNG, no greyscale, no theme). */
-export function isDefaultRequest(options: LogoOptions): boolean {
-  return options.size === DEFAULT_SIZE && options.format === DEFAULT_FORMAT &&
-    !options.greyscale && options.theme === undefined;
+export function isDefaultRequest(options: RenderSpec): boolean {
+  return isDefaultSpec(options);
 }
 
 /**
@@ -116,7 +121,7 @@ export function isDefaultRequest(options: LogoOptions): boolean {
  *
  * @throws {Error} when the record has no rendition at all (a corrupt record: a 500).
  */
-export function planRender(record: LogoRecord, options: LogoOptions): RenderPlan {
+export function planRender(record: LogoRecord, options: RenderSpec): RenderPlan {
   const renditions = record.renditions;
   if (isDefaultRequest(options) && renditions.default !== undefined) {
     return { rendition: renditions.default, asStored: true };
@@ -133,17 +138,16 @@ export function planRender(record: LogoRecord, options: LogoOptions): RenderPlan
     }
   }
   if (best === undefined) throw new Error(`Logo record of ${record.domain} has no rendition`);
-  const asStored = best.width === options.size && options.format === "png" &&
-    best.type === "image/png" && !options.greyscale && options.theme === undefined;
+  // As stored only when no option but the width changes the bytes: every other at its default
+  // (PNG, colour, no theme, and any option added later), and the rendition a PNG.
+  const asStored = best.width === options.size && best.type === CONTENT_TYPES.png &&
+    isDefaultSpec({ ...options, size: DEFAULT_SIZE });
   return { rendition: best, asStored };
 }
 
-/** The strong ETag of the bytes `plan` and `options` produce. */
-export function variantTag(plan: RenderPlan, options: LogoOptions): string {
-  let tag = `"v${RENDER_VERSION}-${plan.rendition.hash.slice(0, 32)}-${options.size}`;
-  if (options.greyscale) tag += "-grey";
-  if (options.theme !== undefined) tag += `-${options.theme}`;
-  return `${tag}-${options.format}"`;
+/** The strong ETag of the bytes `plan` and `options` produce: every option of the spec is in it. */
+export function variantTag(plan: RenderPlan, options: RenderSpec): string {
+  return `"v${RENDER_VERSION}-${plan.rendition.hash.slice(0, 32)}${specTag(options)}"`;
 }
 
 /** Seconds a client is told to wait after a `503` for a full render queue or a slow render. */
@@ -195,14 +199,8 @@ export function createRenderer(options: RendererOptions): Renderer {
       bytes: await readRendition(plan.rendition),
       contentType: plan.rendition.type,
     }));
-    const transformOptions = {
-      width: opts.size,
-      greyscale: opts.greyscale,
-      theme: opts.theme,
-      format: opts.format,
-    };
     // A worker gets a copy of the cached source: transferring it would empty the cache's entry.
-    const out = await imaging.transform(source.bytes, transformOptions).catch((error) => {
+    const out = await imaging.transform(source.bytes, transformOptionsOf(opts)).catch((error) => {
       throw renderUnavailable(error) ?? error;
     });
     const { width, height } = out;

@@ -17,35 +17,23 @@ import { normalizeDomain } from "../domain_name.ts";
 import { HttpError } from "../http_error.ts";
 import {
   DEFAULT_FALLBACK,
-  DEFAULT_FORMAT,
-  DEFAULT_SIZE,
   FALLBACK_RULE,
-  FORMAT_RULE,
-  FORMAT_SPELLINGS,
-  GREYSCALE_RULE,
-  GREYSCALE_SPELLINGS,
   isLogoFallback,
-  isLogoTheme,
   type LogoFallback,
-  type LogoFormat,
-  type LogoTheme,
+  MAX_PUBLISHABLE_SIZE,
   MAX_SECRET_SIZE,
-  MAX_SIZE,
-  sizeRule,
-  THEME_RULE,
 } from "../sdk/logo_options.ts";
+import {
+  DEFAULT_SPEC,
+  parseSpec,
+  RENDER_OPTIONS,
+  RENDER_SPEC,
+  type RenderSpec,
+} from "../../imagecore/render_spec.ts";
 import { invalidTarget, requestTarget } from "./request_target.ts";
 
-/** Rendering options of one request, validated. */
-export interface LogoOptions {
-  /** Output width in px; height keeps the aspect ratio. */
-  readonly size: number;
-  /** Render in greyscale. */
-  readonly greyscale: boolean;
-  /** Invert the lightness (hue kept) for contrast on this background, when that helps. */
-  readonly theme: LogoTheme | undefined;
-  /** Output encoding. */
-  readonly format: LogoFormat;
+/** Options of one request, validated: the render spec's (`imagecore/render_spec.ts`), and the fallback. */
+export interface LogoOptions extends RenderSpec {
   /** What answers when no logo is found: `404` (default) or a `monogram` tile. */
   readonly fallback: LogoFallback;
 }
@@ -70,17 +58,14 @@ export interface LogoRequest {
   readonly ifNoneMatch: string | null;
 }
 
-/** The default options: a 128-px PNG, no greyscale, no theme (see `logo_options.ts`). */
+/** The default options: a 128-px PNG, no greyscale, no theme, `404` when no logo is found. */
 export const DEFAULT_OPTIONS: LogoOptions = Object.freeze({
-  size: DEFAULT_SIZE,
-  greyscale: false,
-  theme: undefined,
-  format: DEFAULT_FORMAT,
+  ...DEFAULT_SPEC,
   fallback: DEFAULT_FALLBACK,
 });
 
 /** Query parameters the endpoint reads; each may appear at most once. Others are ignored. */
-const KNOWN_PARAMETERS = ["token", "size", "greyscale", "theme", "format", "fallback"] as const;
+const KNOWN_PARAMETERS: readonly string[] = ["token", ...RENDER_OPTIONS, "fallback"];
 
 /** The 400 for a path that is not a valid domain (spec text). */
 export function invalidDomain(): HttpError {
@@ -128,12 +113,12 @@ export function createRequestParser(
     const target = requestTarget(request.url);
     const authorization = request.headers.get("authorization");
     if (authorization !== null) {
-      const maxSize = isSecretBearer(authorization) ? MAX_SECRET_SIZE : MAX_SIZE;
+      const maxSize = isSecretBearer(authorization) ? MAX_SECRET_SIZE : MAX_PUBLISHABLE_SIZE;
       return withHeaders(request, authorization, parseTarget(target, maxSize));
     }
     let parsed = memo.get(target);
     if (parsed === undefined) {
-      parsed = parseTarget(target, MAX_SIZE);
+      parsed = parseTarget(target, MAX_PUBLISHABLE_SIZE);
       // Long targets are not kept (memory stays bounded), nor secret keys sent by mistake.
       if (target.length <= PARSE_MEMO_MAX_URL_LENGTH && !parsed.token?.startsWith("sk_")) {
         if (memo.size >= maxEntries) memo.delete(memo.keys().next().value!);
@@ -217,64 +202,27 @@ function notFound(): HttpError {
 }
 
 /**
- * Validates `size`, `greyscale`, `theme` and `format`; `maxSize` is 800, or 1200 with a secret key.
+ * Validates the render spec's options (`size`, `greyscale`, `theme`, `format`) and `fallback`;
+ * `maxSize` is 800, or 1200 with a secret key.
  *
- * @throws {HttpError} 400 naming the parameter and what it accepts.
+ * @throws {HttpError} 400 naming the first bad parameter and what it accepts.
  */
-export function parseOptions(params: URLSearchParams, maxSize: number = MAX_SIZE): LogoOptions {
-  const sizeValue = params.get("size");
-  const greyscaleValue = params.get("greyscale");
-  const themeValue = params.get("theme");
-  const formatValue = params.get("format");
+export function parseOptions(
+  params: URLSearchParams,
+  maxSize: number = MAX_PUBLISHABLE_SIZE,
+): LogoOptions {
   const fallbackValue = params.get("fallback");
-  if (
-    sizeValue === null && greyscaleValue === null && themeValue === null && formatValue === null &&
-    fallbackValue === null
-  ) {
+  if (fallbackValue === null && RENDER_OPTIONS.every((name) => params.get(name) === null)) {
     return DEFAULT_OPTIONS;
   }
+  const spec = parseSpec((name) => params.get(name), maxSize);
+  if (typeof spec === "string") {
+    throw new HttpError(400, `Invalid ${spec}: ${RENDER_SPEC[spec].rule(maxSize)}`);
+  }
   return {
-    size: sizeValue === null ? DEFAULT_SIZE : parseSize(sizeValue, maxSize),
-    greyscale: greyscaleValue === null ? false : parseGreyscale(greyscaleValue),
-    theme: themeValue === null ? undefined : parseTheme(themeValue),
-    format: formatValue === null ? DEFAULT_FORMAT : parseFormat(formatValue),
+    ...spec,
     fallback: fallbackValue === null ? DEFAULT_FALLBACK : parseFallback(fallbackValue),
   };
-}
-
-function parseSize(value: string, maxSize: number): number {
-  const reason = `Invalid size: ${sizeRule(maxSize)}`;
-  // Digits only: no sign, no decimals, no exponent, no spaces; at most 5 so parsing is exact.
-  if (value.length === 0 || value.length > 5) throw new HttpError(400, reason);
-  let size = 0;
-  for (let i = 0; i < value.length; i++) {
-    const digit = value.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) throw new HttpError(400, reason);
-    size = size * 10 + digit;
-  }
-  if (size < 1 || size > maxSize) throw new HttpError(400, reason);
-  return size;
-}
-
-function parseGreyscale(value: string): boolean {
-  const key = value.toLowerCase();
-  if (GREYSCALE_SPELLINGS.true.includes(key)) return true;
-  if (GREYSCALE_SPELLINGS.false.includes(key)) return false;
-  throw new HttpError(400, `Invalid greyscale: ${GREYSCALE_RULE}`);
-}
-
-function parseTheme(value: string): LogoTheme {
-  const theme = value.toLowerCase();
-  if (!isLogoTheme(theme)) throw new HttpError(400, `Invalid theme: ${THEME_RULE}`);
-  return theme;
-}
-
-function parseFormat(value: string): LogoFormat {
-  const key = value.toLowerCase();
-  if (!Object.hasOwn(FORMAT_SPELLINGS, key)) {
-    throw new HttpError(400, `Invalid format: ${FORMAT_RULE}`);
-  }
-  return FORMAT_SPELLINGS[key];
 }
 
 function parseFallback(value: string): LogoFallback {

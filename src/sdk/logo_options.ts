@@ -1,20 +1,28 @@
 /**
  * The logo-option vocabulary, declared once: the output formats (and the spellings a URL may use),
- * the themes, the greyscale spellings, the fallbacks, the default size and the two size caps, with the sentence
- * that states each rule. The server's parse step (`request_options.ts`), the render step, logo
- * ingestion, the SDK (`sdk/options.ts`) and imagecore's wrapper (`imagecore/mod.ts`) read them
- * from here.
+ * the themes, the greyscale spellings, the fallbacks, the default size and the two size caps,
+ * with the sentence that states each rule. The SDK (`sdk/options.ts`), imagecore's render spec
+ * (`imagecore/render_spec.ts`: parsing, ETag and WASM codes of each option) and the server read
+ * them from here.
  *
- * Pure (no imports, no Deno APIs): the published SDK imports this module too, as it does
- * `domain.ts`.
+ * A leaf: no imports, no Deno APIs. It lives in the SDK's folder because the published SDK cannot
+ * import outside it; being a leaf, it sits below every layer, imagecore included, so both import
+ * it downward (`test/layering_test.ts` checks that it stays a leaf and that it is the one file of
+ * `src/` imagecore imports).
  *
  * @example
  * ```ts
- * import { DEFAULT_SIZE, FORMAT_SPELLINGS, isLogoTheme, MAX_SIZE, sizeRule } from "./logo_options.ts";
- * DEFAULT_SIZE;            // 128
- * FORMAT_SPELLINGS["jpg"]; // "jpeg"
- * isLogoTheme("dark");     // true
- * sizeRule(MAX_SIZE);      // "must be a whole number of pixels from 1 to 800"
+ * import {
+ *   DEFAULT_SIZE,
+ *   FORMAT_SPELLINGS,
+ *   isLogoTheme,
+ *   MAX_PUBLISHABLE_SIZE,
+ *   sizeRule,
+ * } from "./logo_options.ts";
+ * DEFAULT_SIZE;                   // 128
+ * FORMAT_SPELLINGS["jpg"];        // "jpeg"
+ * isLogoTheme("dark");            // true
+ * sizeRule(MAX_PUBLISHABLE_SIZE); // "must be a whole number of pixels from 1 to 800"
  * ```
  * @module
  */
@@ -130,15 +138,17 @@ export const GREYSCALE_SPELLINGS: Readonly<{ true: readonly string[]; false: rea
 export const DEFAULT_SIZE = 128;
 
 /**
- * Largest `size` a publishable key may ask for (spec: 800 px).
+ * Largest `size` a request without a secret key (a publishable key, or no key) may ask for
+ * (spec: 800 px). Not the SDK's `MAX_SIZE`: the SDK sends secret keys, whose cap is
+ * {@link MAX_SECRET_SIZE}.
  *
  * @example
  * ```ts
- * import { MAX_SIZE } from "./logo_options.ts";
- * MAX_SIZE; // 800
+ * import { MAX_PUBLISHABLE_SIZE } from "./logo_options.ts";
+ * MAX_PUBLISHABLE_SIZE; // 800
  * ```
  */
-export const MAX_SIZE = 800;
+export const MAX_PUBLISHABLE_SIZE = 800;
 
 /**
  * Largest `size` a request authenticated with a secret key may ask for (spec: 1200 px); also the
@@ -185,9 +195,9 @@ export function isLogoTheme(value: unknown): value is LogoTheme {
  *
  * @example
  * ```ts
- * import { isLogoSize, MAX_SIZE } from "./logo_options.ts";
- * isLogoSize(800, MAX_SIZE); // true
- * isLogoSize(0.5, MAX_SIZE); // false
+ * import { isLogoSize, MAX_PUBLISHABLE_SIZE } from "./logo_options.ts";
+ * isLogoSize(800, MAX_PUBLISHABLE_SIZE); // true
+ * isLogoSize(0.5, MAX_PUBLISHABLE_SIZE); // false
  * ```
  */
 export function isLogoSize(value: unknown, maxSize: number): value is number {

@@ -32,13 +32,8 @@
  * @module
  */
 import type { ImageWork } from "../../imagecore/image_pool.ts";
-import {
-  probe,
-  renditions,
-  type RenditionsOptions,
-  type SourceFormat,
-  transform,
-} from "../../imagecore/mod.ts";
+import { probe, renditions, type RenditionsOptions, transform } from "../../imagecore/mod.ts";
+import { SOURCE_MIME } from "../../imagecore/formats.ts";
 import { CONTENT_TYPES, DEFAULT_SIZE, MAX_SECRET_SIZE } from "../sdk/logo_options.ts";
 import { sha256Hex } from "./sha256.ts";
 
@@ -53,14 +48,8 @@ export const DEFAULT_WIDTH: number = DEFAULT_SIZE;
  */
 export const PIPELINE_VERSION = 2;
 
-/** MIME type of each source format imagecore decodes. */
-export const SOURCE_MIME: Readonly<Record<SourceFormat, string>> = Object.freeze({
-  ...CONTENT_TYPES,
-  gif: "image/gif",
-  ico: "image/x-icon",
-  bmp: "image/bmp",
-  svg: "image/svg+xml",
-});
+/** MIME type of each source format imagecore decodes (imagecore's format registry). */
+export { SOURCE_MIME };
 
 /**
  * imagecore in this isolate, with no time or memory bound: only for bytes the service made itself.

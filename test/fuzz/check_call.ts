@@ -10,6 +10,7 @@ import type {
   TransformOptions,
   TransformResult,
 } from "../../imagecore/mod.ts";
+import { SOURCE_FORMATS } from "../../imagecore/formats.ts";
 import type { Call } from "./generate.ts";
 
 /** What the fuzzer calls: imagecore/mod.ts, or a stand-in in the harness's own tests. */
@@ -38,7 +39,6 @@ export interface Verdict {
   finding?: { kind: FindingKind; detail: string };
 }
 
-const SOURCE_FORMATS = ["png", "jpeg", "gif", "webp", "ico", "bmp", "svg"];
 const MAGIC: Record<string, number[]> = {
   png: [0x89, 0x50, 0x4e, 0x47],
   jpeg: [0xff, 0xd8],

@@ -12,8 +12,8 @@ import {
   LOGO_FALLBACKS,
   LOGO_FORMATS,
   LOGO_THEMES,
+  MAX_PUBLISHABLE_SIZE,
   MAX_SECRET_SIZE,
-  MAX_SIZE,
   sizeRule,
   THEME_RULE,
 } from "../../src/sdk/logo_options.ts";
@@ -47,7 +47,7 @@ function sdkVerdict(name: "size" | "theme" | "format" | "fallback", value: strin
 
 Deno.test("logo options: the rules read as the endpoint has always worded them", () => {
   assert.equal(DEFAULT_SIZE, 128);
-  assert.equal(MAX_SIZE, 800);
+  assert.equal(MAX_PUBLISHABLE_SIZE, 800);
   assert.equal(MAX_SECRET_SIZE, 1200);
   assert.equal(sizeRule(800), "must be a whole number of pixels from 1 to 800");
   assert.equal(THEME_RULE, "must be light or dark");

@@ -1,0 +1,98 @@
+/**
+ * Every option of the render spec is in the strong ETag (and cache key) of logos and monogram
+ * tiles, and reaches the WASM call: for each option, taken from the spec itself, two specs that
+ * differ in that option alone are rendered and must get different tags. An option forgotten in
+ * the tag would serve one variant's bytes for another under a strong ETag.
+ */
+import assert from "node:assert/strict";
+import { encodeRgba } from "../../imagecore/mod.ts";
+import {
+  DEFAULT_SPEC,
+  RENDER_OPTIONS,
+  RENDER_SPEC,
+  type RenderSpec,
+  transformOptionsOf,
+} from "../../imagecore/render_spec.ts";
+import { wireOptions } from "../../imagecore/transform_options.ts";
+import { createMailbox, postJob, readJob } from "../../imagecore/worker_mailbox.ts";
+import { monogramTag } from "../../src/http/monogram.ts";
+import { createRenderer } from "../../src/http/render_variant.ts";
+import { DEFAULT_OPTIONS, type LogoOptions } from "../../src/http/request_options.ts";
+import type { LogoRecord } from "../../src/store/logo_store.ts";
+
+const PNG = encodeRgba(new Uint8Array(64 * 32 * 4).fill(90), 64, 32);
+
+/** A logo with one stored rendition, so every spec renders from the same bytes. */
+const RECORD: LogoRecord = {
+  domain: "example.com",
+  hash: "a".repeat(64),
+  type: "image/png",
+  width: 64,
+  height: 32,
+  source: "test",
+  createdAt: 0,
+  updatedAt: 0,
+  pipeline: 2,
+  renditions: {
+    source: {
+      hash: "b".repeat(64),
+      type: "image/png",
+      width: 64,
+      height: 32,
+      bytes: PNG.length,
+      data: PNG,
+    },
+  },
+};
+
+/** Pairs of request options that differ in `name` alone, one per pair of its sample values. */
+function pairsDifferingIn(name: keyof RenderSpec): [LogoOptions, LogoOptions][] {
+  const samples: readonly unknown[] = RENDER_SPEC[name].samples;
+  assert.ok(new Set(samples).size >= 2, `${name} has two distinct samples`);
+  assert.equal(samples[0], RENDER_SPEC[name].default, `${name}'s first sample is its default`);
+  const pairs: [LogoOptions, LogoOptions][] = [];
+  for (const a of samples) {
+    for (const b of samples) {
+      if (a === b) continue;
+      pairs.push([{ ...DEFAULT_OPTIONS, [name]: a }, { ...DEFAULT_OPTIONS, [name]: b }] as [
+        LogoOptions,
+        LogoOptions,
+      ]);
+    }
+  }
+  return pairs;
+}
+
+Deno.test("render spec: every option of a request but the fallback is an option of the spec", () => {
+  const requestOptions = Object.keys(DEFAULT_OPTIONS).filter((name) => name !== "fallback");
+  assert.deepEqual(requestOptions.sort(), [...RENDER_OPTIONS].sort());
+  assert.deepEqual({ ...DEFAULT_OPTIONS, fallback: undefined }, {
+    ...DEFAULT_SPEC,
+    fallback: undefined,
+  });
+});
+
+for (const name of RENDER_OPTIONS) {
+  Deno.test(`render spec: ${name} is in the ETag of a logo and of a monogram, and reaches WASM`, async () => {
+    const renderer = createRenderer({ logos: { readRendition: () => Promise.resolve(null) } });
+    for (const [a, b] of pairsDifferingIn(name)) {
+      const label = `${name}: ${String(a[name])} / ${String(b[name])}`;
+      const [rendered, other] = [
+        await renderer.render(RECORD, a),
+        await renderer.render(RECORD, b),
+      ];
+      assert.equal(rendered.etag, renderer.tag(RECORD, a), label);
+      assert.notEqual(rendered.etag, other.etag, `logo ETag, ${label}`);
+      assert.notEqual(
+        monogramTag("example.com", a),
+        monogramTag("example.com", b),
+        `monogram, ${label}`,
+      );
+      const wire = (options: LogoOptions) => wireOptions(PNG, transformOptionsOf(options));
+      assert.notDeepEqual(wire(a), wire(b), `WASM arguments, ${label}`);
+      const box = createMailbox(PNG.length);
+      assert.ok(postJob(box, 1, "transform", PNG, transformOptionsOf(a)), label);
+      assert.deepEqual(wireOptions(PNG, readJob(box).options), wire(a), `mailbox, ${label}`);
+    }
+  });
+}
