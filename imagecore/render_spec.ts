@@ -41,7 +41,6 @@ import {
 } from "../src/sdk/logo_options.ts";
 import { OUTPUT_FORMATS, outputFormatCode } from "./formats.ts";
 import { LIMITS } from "./refusals.ts";
-import type { TransformOptions } from "./transform_options.ts";
 
 /** The options of one render, each set (a request leaves out only those at their default). */
 export interface RenderSpec {
@@ -79,7 +78,7 @@ export interface WasmCodec<T> {
 /** One option of the render spec: everything that carries it is derived from this entry. */
 export interface SpecOption<T> {
   /** Its key in imagecore's `TransformOptions`, and the name of its Rust `transform` argument. */
-  readonly argument: keyof TransformOptions;
+  readonly argument: keyof SpecTransformOptions;
   /** The value when the request does not set it. */
   readonly default: T;
   /**
@@ -280,6 +279,14 @@ export function isDefaultSpec(spec: RenderSpec): boolean {
 }
 
 /**
+ * The part of imagecore's `TransformOptions` (`transform_options.ts`, which derives its codecs from
+ * this module) that a spec carries: every option but the encoder's effort, `size` as `width`.
+ */
+export type SpecTransformOptions =
+  & { width?: number }
+  & Partial<{ -readonly [K in keyof Omit<RenderSpec, "size">]: RenderSpec[K] }>;
+
+/**
  * imagecore's `transform` options for `spec`.
  *
  * @example
@@ -288,8 +295,8 @@ export function isDefaultSpec(spec: RenderSpec): boolean {
  * transformOptionsOf({ ...DEFAULT_SPEC, size: 256 }).width; // 256
  * ```
  */
-export function transformOptionsOf(spec: RenderSpec): TransformOptions {
+export function transformOptionsOf(spec: RenderSpec): SpecTransformOptions {
   const options: Record<string, unknown> = {};
   for (const name of RENDER_OPTIONS) options[RENDER_SPEC[name].argument] = spec[name];
-  return options as TransformOptions;
+  return options as SpecTransformOptions;
 }
