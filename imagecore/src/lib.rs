@@ -47,10 +47,3 @@ pub fn memory_bytes() -> f64 {
         0.0
     }
 }
-
-/// Traps on purpose, so tests can show a trap leaves the next call working.
-#[doc(hidden)]
-#[wasm_bindgen]
-pub fn trap_for_tests() {
-    panic!("trap requested by a test");
-}
