@@ -1,6 +1,6 @@
 /**
  * `deno run --config deno.dev.json --allow-all bench/svg_budget_bench.ts [width]`: how well the
- * SVG work budget (imagecore/src/svg_budget.rs) predicts the WASM module's time. For each costly
+ * SVG work budget (imagecore/src/svg/budget.rs) predicts the WASM module's time. For each costly
  * shape of SVG — full-canvas fills in each paint, strokes, thousands of small paths, clip paths,
  * masks, layers, blurs — it prints the width the budget lets it be drawn at, the units of work
  * it predicts there (from the native `svg_budget_work` example, built with cargo), the WASM

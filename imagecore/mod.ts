@@ -216,7 +216,7 @@ export function renditionsPacked(input: Uint8Array, options: RenditionsOptions):
  * {@link transform} calls would give (`transform(input, { width })`, then
  * `transform(thatPng, { width: w })` for each `w`). One exception: a PNG `input` that needs no
  * resize is the source rendition as it came, minus the chunks no decoder here reads (imagecore's
- * `src/png_as_is.rs` says when): the same pixels, without the deflate.
+ * `src/raster/png_as_is.rs` says when): the same pixels, without the deflate.
  *
  * @throws {ImageCoreError} as {@link transform} does.
  * @example
@@ -230,7 +230,7 @@ export function renditions(input: Uint8Array, options: RenditionsOptions): Rendi
 }
 
 /**
- * The SVG document of a monogram tile for `domain` (imagecore's `svg_monogram.rs`): the first
+ * The SVG document of a monogram tile for `domain` (imagecore's `svg/monogram.rs`): the first
  * character of `label` (the domain's brand label, in Unicode), upper-cased, or `#` when the bundled
  * font lacks it, on a background colour picked from `domain`, the letter white or dark by contrast.
  * Draw it with {@link transform} like any SVG logo.
@@ -275,8 +275,18 @@ export function warmUp(): void {
 }
 
 /**
- * Test hook: makes the WASM code of `module` trap (a Rust panic), to show that the call throws an
- * `ImageCoreError` with code `internal` and that the next call works on a fresh instance.
+ * The raw exports of the instance `call` runs on. wasm-bindgen's `initSync` returns them, without
+ * instantiating anything, once the module is instantiated: inside `call`, always.
+ */
+function liveExports<T>(initSync: (module: { module: BufferSource }) => T): T {
+  return initSync({ module: new Uint8Array(0) });
+}
+
+/**
+ * Test hook: makes the WASM code of `module` trap, to show that the call throws an
+ * `ImageCoreError` with code `internal` and that the next call works on a fresh instance. The trap
+ * is the shipped module's own, not a test-only export: wasm-bindgen's allocator aborts on an
+ * impossible request (alignment 3), as a Rust panic aborts.
  *
  * @example
  * ```ts
@@ -284,13 +294,14 @@ export function warmUp(): void {
  * ```
  */
 export function trapForTests(module: "core" | "svg" = "core"): void {
-  if (module === "svg") svg.call(() => svgGlue.trap_for_tests());
-  else core.call(() => glue.trap_for_tests());
+  if (module === "svg") svg.call(() => liveExports(svgGlue.initSync).__wbindgen_malloc(1, 3));
+  else core.call(() => liveExports(glue.initSync).__wbindgen_malloc(1, 3));
 }
 
 /**
- * Test hook: allocates `bytes` bytes inside the request-path WASM module. Past the module's
- * 512 MiB linear-memory cap this throws an `ImageCoreError` with code `too_large`.
+ * Test hook: allocates `bytes` bytes with the request-path WASM module's own allocator, fills them
+ * with ones and frees them; returns their sum. Past the module's 512 MiB linear-memory cap the
+ * allocation fails, the module aborts, and this throws an `ImageCoreError` with code `too_large`.
  *
  * @example
  * ```ts
@@ -298,7 +309,13 @@ export function trapForTests(module: "core" | "svg" = "core"): void {
  * ```
  */
 export function allocateForTests(bytes: number): number {
-  return core.call(() => glue.allocate_for_tests(bytes));
+  return core.call(() => {
+    const wasm = liveExports(glue.initSync);
+    const at = wasm.__wbindgen_malloc(bytes, 1) >>> 0;
+    const sum = new Uint8Array(wasm.memory.buffer, at, bytes).fill(1).reduce((n, b) => n + b, 0);
+    wasm.__wbindgen_free(at, bytes, 1);
+    return sum;
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Several renditions of one source from a single decode ({@link ./mod.ts}'s `renditions`): the
- * types, and the reading of the packed result the WASM export returns (`src/renditions.rs`).
+ * types, and the reading of the packed result the WASM export returns (`src/raster/renditions.rs`).
  *
  * The packed form — one buffer with every image after a small table — is what crosses from an
  * image worker to the pool as one transferred `ArrayBuffer`; {@link unpackRenditions} turns it
@@ -19,7 +19,7 @@
 import type { SourceFormat } from "./formats.ts";
 import { ImageCoreError, LIMITS } from "./refusals.ts";
 
-/** Most further widths one call takes (`MAX_EXTRA_WIDTHS` of `src/renditions.rs`). */
+/** Most further widths one call takes (`MAX_EXTRA_WIDTHS` of `src/raster/renditions.rs`). */
 export const MAX_EXTRA_WIDTHS = 8;
 
 /** Options of `renditions`. */

@@ -6,7 +6,7 @@ mod common;
 
 use common::quality::psnr;
 use common::quality_inputs::SOURCES;
-use imagecore::resize::{output_size, resize_with};
+use imagecore::raster::resize::{output_size, resize_with};
 
 fn main() {
     let sizes = [

@@ -1,7 +1,7 @@
 //! Prints the SVG budget's estimate for files at a width: `svg_work WIDTH FILE…`.
 use imagecore::geometry::output_size;
+use imagecore::svg::budget;
 use imagecore::svg::{parse, size};
-use imagecore::svg_budget;
 use resvg::tiny_skia::Transform;
 
 fn main() {
@@ -12,10 +12,10 @@ fn main() {
         let line = parse(&bytes).and_then(|tree| {
             let (w, h) = size(&tree);
             let (width, height) = output_size(w, h, target)?;
-            let (width, height) = imagecore::svg_fit::fit(&tree, width, height)?;
+            let (width, height) = imagecore::svg::fit::fit(&tree, width, height)?;
             let s = tree.size();
             let ts = Transform::from_scale(width as f32 / s.width(), height as f32 / s.height());
-            Ok((width, svg_budget::check(&tree, ts, width, height)?))
+            Ok((width, budget::check(&tree, ts, width, height)?))
         });
         match line {
             Ok((w, work)) => println!("{file}\t{work:.0}\t{w}"),

@@ -9,10 +9,10 @@
 mod theme_logos;
 
 use image::{ImageFormat, Rgba, RgbaImage};
-use imagecore::encode::encode;
-use imagecore::format::OutputFormat;
-use imagecore::pipeline::{transform, Options};
-use imagecore::theme::Theme;
+use imagecore::raster::colour::theme::Theme;
+use imagecore::raster::encode::encode;
+use imagecore::raster::format::OutputFormat;
+use imagecore::raster::pipeline::{transform, Options};
 use theme_logos::{self as logos, BLACK, INDIGO, RED, WHITE, YELLOW};
 
 const PAD: u32 = 12;

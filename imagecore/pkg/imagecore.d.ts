@@ -4,15 +4,9 @@
 export function __wbg_reset_state(): void;
 
 /**
- * Test hook: allocates and fills `bytes` bytes. Over the memory cap this traps with the note
- * set, so tests can show an out-of-memory surfaces as `too_large` and the next call works.
- */
-export function allocate_for_tests(bytes: number): number;
-
-/**
  * Resizes straight-alpha RGBA8 `pixels` (`src_width`×`src_height`) to `width`×`height`: with
  * `reference`, one Lanczos3 convolution over every pixel; with `grey`, the greyscale resize
- * ([`resize_grey`]); else what `transform` does for colour.
+ * ([`resize::grey`]); else what `transform` does for colour.
  */
 export function bench_resize(pixels: Uint8Array | number[], src_width: number, src_height: number, width: number, height: number, reference: boolean, grey: boolean): Uint8Array;
 
@@ -63,16 +57,10 @@ export function transform(input: Uint8Array | number[], width: number, greyscale
  */
 export function transform_stages(input: Uint8Array | number[], width: number, greyscale: boolean, theme: number, format: number, effort: number): Float64Array;
 
-/**
- * Traps on purpose, so tests can show a trap leaves the next call working.
- */
-export function trap_for_tests(): void;
-
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
-    readonly allocate_for_tests: (a: number) => number;
     readonly bench_resize: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number) => [number, number, number, number];
     readonly encode_rgba: (a: number, b: number, c: number, d: number, e: number) => [number, number, number, number];
     readonly is_svg: (a: number, b: number) => number;
@@ -82,7 +70,6 @@ export interface InitOutput {
     readonly take_out_of_memory: () => number;
     readonly transform: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
     readonly transform_stages: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => [number, number, number, number];
-    readonly trap_for_tests: () => void;
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=a5fc31ca3af438cdd000695fdb33c27eb0847a994521f0f7aaf6994a49728e0d wasm-sha256=15b9b978cc177f66f00f0e29a29beeb92c931914b3054bdfa90ff0a7a7674eee rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=25a935b770b81783a0863caa142547dae955ce3f16c9096d98b8bf32eed8cad9 wasm-sha256=b1a9e30982e3211cd7b509fd6771bd5de40442e8a600fafe15e0bfb6b0d4723e rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
@@ -15,22 +15,9 @@ export function __wbg_reset_state () {
 }
 
 /**
- * Test hook: allocates and fills `bytes` bytes. Over the memory cap this traps with the note
- * set, so tests can show an out-of-memory surfaces as `too_large` and the next call works.
- * @param {number} bytes
- * @returns {number}
- */
-export function allocate_for_tests(bytes) {
-    let ret;
-    __wbg_call_guard();
-    ret = wasm.allocate_for_tests(bytes);
-    return ret >>> 0;
-}
-
-/**
  * Resizes straight-alpha RGBA8 `pixels` (`src_width`×`src_height`) to `width`×`height`: with
  * `reference`, one Lanczos3 convolution over every pixel; with `grey`, the greyscale resize
- * ([`resize_grey`]); else what `transform` does for colour.
+ * ([`resize::grey`]); else what `transform` does for colour.
  * @param {Uint8Array | number[]} pixels
  * @param {number} src_width
  * @param {number} src_height
@@ -236,14 +223,6 @@ export function transform_stages(input, width, greyscale, theme, format, effort)
     var v7 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
     return v7;
-}
-
-/**
- * Traps on purpose, so tests can show a trap leaves the next call working.
- */
-export function trap_for_tests() {
-    __wbg_call_guard();
-    wasm.trap_for_tests();
 }
 function __wbg_get_imports() {
     const import0 = {

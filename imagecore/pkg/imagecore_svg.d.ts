@@ -4,12 +4,6 @@
 export function __wbg_reset_state(): void;
 
 /**
- * Test hook: allocates and fills `bytes` bytes. Over the memory cap this traps with the note
- * set, so tests can show an out-of-memory surfaces as `too_large` and the next call works.
- */
-export function allocate_for_tests(bytes: number): number;
-
-/**
  * Whether the bytes are an SVG document (for `mod.ts` to route them to the SVG module).
  */
 export function is_svg(input: Uint8Array | number[]): boolean;
@@ -21,7 +15,7 @@ export function memory_bytes(): number;
 
 /**
  * SVG module: the monogram tile's SVG document for `domain`, with the first letter of `label`
- * (its brand label, in Unicode) — see `svg_monogram`. Draw it with `svg_rasterize`.
+ * (its brand label, in Unicode) — see [`monogram`]. Draw it with `svg_rasterize`.
  */
 export function svg_monogram(label: string, domain: string): string;
 
@@ -42,23 +36,16 @@ export function svg_rasterize(input: Uint8Array | number[], width: number): Uint
  */
 export function take_out_of_memory(): boolean;
 
-/**
- * Traps on purpose, so tests can show a trap leaves the next call working.
- */
-export function trap_for_tests(): void;
-
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
-    readonly allocate_for_tests: (a: number) => number;
     readonly is_svg: (a: number, b: number) => number;
     readonly memory_bytes: () => number;
     readonly svg_monogram: (a: number, b: number, c: number, d: number) => [number, number];
     readonly svg_probe: (a: number, b: number) => [number, number, number, number];
     readonly svg_rasterize: (a: number, b: number, c: number) => [number, number, number, number];
     readonly take_out_of_memory: () => number;
-    readonly trap_for_tests: () => void;
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=a5fc31ca3af438cdd000695fdb33c27eb0847a994521f0f7aaf6994a49728e0d wasm-sha256=8d9a73488a0585151cb7aebef293f6c4abfb20e9418d7b5d904ae49bb5e19f76 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=25a935b770b81783a0863caa142547dae955ce3f16c9096d98b8bf32eed8cad9 wasm-sha256=02dc780b913da362a48d17095090cc5100841b2a640466d5520c04472390120d rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
@@ -10,19 +10,6 @@ export function __wbg_reset_state () {
     wasmInstance = new WebAssembly.Instance(wasmModule, __wbg_get_imports());
     wasm = wasmInstance.exports;
     wasm.__wbindgen_start();
-}
-
-/**
- * Test hook: allocates and fills `bytes` bytes. Over the memory cap this traps with the note
- * set, so tests can show an out-of-memory surfaces as `too_large` and the next call works.
- * @param {number} bytes
- * @returns {number}
- */
-export function allocate_for_tests(bytes) {
-    let ret;
-    __wbg_call_guard();
-    ret = wasm.allocate_for_tests(bytes);
-    return ret >>> 0;
 }
 
 /**
@@ -52,7 +39,7 @@ export function memory_bytes() {
 
 /**
  * SVG module: the monogram tile's SVG document for `domain`, with the first letter of `label`
- * (its brand label, in Unicode) — see `svg_monogram`. Draw it with `svg_rasterize`.
+ * (its brand label, in Unicode) — see [`monogram`]. Draw it with `svg_rasterize`.
  * @param {string} label
  * @param {string} domain
  * @returns {string}
@@ -135,14 +122,6 @@ export function take_out_of_memory() {
     __wbg_call_guard();
     ret = wasm.take_out_of_memory();
     return ret !== 0;
-}
-
-/**
- * Traps on purpose, so tests can show a trap leaves the next call working.
- */
-export function trap_for_tests() {
-    __wbg_call_guard();
-    wasm.trap_for_tests();
 }
 function __wbg_get_imports() {
     const import0 = {

@@ -57,42 +57,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-#[cfg(feature = "raster")]
-impl From<image::ImageError> for Error {
-    fn from(error: image::ImageError) -> Self {
-        use image::ImageError as E;
-        match error {
-            E::Unsupported(detail) => Error::new(
-                ErrorCode::UnsupportedFormat,
-                format!("Cannot decode image: unsupported format ({detail})"),
-            ),
-            E::Limits(detail) => Error::new(
-                ErrorCode::TooLarge,
-                format!("Cannot decode image: too large ({detail})"),
-            ),
-            E::Decoding(detail) => Error::new(
-                ErrorCode::Corrupt,
-                format!("Cannot decode image: corrupt data ({detail})"),
-            ),
-            E::IoError(detail) if detail.kind() == std::io::ErrorKind::UnexpectedEof => Error::new(
-                ErrorCode::Corrupt,
-                "Cannot decode image: corrupt data (truncated)",
-            ),
-            E::IoError(detail) => Error::new(
-                ErrorCode::Corrupt,
-                format!("Cannot decode image: corrupt data ({detail})"),
-            ),
-            E::Parameter(detail) => Error::new(
-                ErrorCode::Corrupt,
-                format!("Cannot decode image: corrupt data ({detail})"),
-            ),
-            E::Encoding(detail) => Error::new(
-                ErrorCode::Internal,
-                format!("Cannot encode image: {detail}"),
-            ),
-        }
-    }
-}
-
 /// Result with imagecore's error.
 pub type Result<T> = std::result::Result<T, Error>;

@@ -52,15 +52,6 @@ pub fn take_out_of_memory() -> bool {
     OUT_OF_MEMORY.swap(false, Ordering::Relaxed)
 }
 
-/// Test hook: allocates and fills `bytes` bytes. Over the memory cap this traps with the note
-/// set, so tests can show an out-of-memory surfaces as `too_large` and the next call works.
-#[doc(hidden)]
-#[wasm_bindgen]
-pub fn allocate_for_tests(bytes: usize) -> usize {
-    let buffer = std::hint::black_box(vec![1u8; bytes]);
-    buffer.iter().map(|&b| usize::from(b)).sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

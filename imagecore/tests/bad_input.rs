@@ -2,9 +2,9 @@
 //! A corpus of bad inputs: each is refused with the right code, never a panic.
 mod common;
 
-use imagecore::decode::probe;
 use imagecore::error::ErrorCode;
-use imagecore::pipeline::{transform, Options};
+use imagecore::raster::decode::probe;
+use imagecore::raster::pipeline::{transform, Options};
 
 /// The refusal of `bytes` at 64 px wide (panics, naming `what`, when they decode).
 fn refusal_of(what: &str, bytes: &[u8]) -> imagecore::error::Error {

@@ -5,11 +5,11 @@
 mod common;
 
 use image::{ImageBuffer, Rgba, RgbaImage};
-use imagecore::effort::Effort;
-use imagecore::encode::encode_into;
-use imagecore::encode_png::encode_png;
-use imagecore::format::OutputFormat;
-use imagecore::pipeline::{transform, Options};
+use imagecore::raster::encode::effort::Effort;
+use imagecore::raster::encode::encode_into;
+use imagecore::raster::encode::png::encode_png;
+use imagecore::raster::format::OutputFormat;
+use imagecore::raster::pipeline::{transform, Options};
 
 /// Smooth edges on transparency: many grey+alpha or RGBA values, like a resized logo.
 fn soft_logo(width: u32, height: u32, grey: bool) -> RgbaImage {

@@ -2,9 +2,9 @@
 //! Every supported source format decodes, recognised from its bytes.
 mod common;
 
-use imagecore::decode::probe;
-use imagecore::format::SourceFormat;
-use imagecore::pipeline::{transform, Options};
+use imagecore::raster::decode::probe;
+use imagecore::raster::format::SourceFormat;
+use imagecore::raster::pipeline::{transform, Options};
 
 fn first_pixel_of_centre(bytes: &[u8]) -> [u8; 4] {
     let out = transform(bytes, &Options::default()).expect("transform");
@@ -77,11 +77,11 @@ fn format_comes_from_bytes_not_names() {
 fn ico_png_entries_of_any_colour_type_and_lying_sizes_decode() {
     // A palette PNG entry (image's ICO decoder accepts only RGBA PNGs) whose directory says 48.
     let logo = common::disc(64, 64, [0, 0, 255, 255], [0, 0, 0, 0]);
-    let palette_png = imagecore::encode::encode(
+    let palette_png = imagecore::raster::encode::encode(
         &mut logo.as_raw().clone(),
         64,
         64,
-        imagecore::format::OutputFormat::Png,
+        imagecore::raster::format::OutputFormat::Png,
     )
     .expect("encode");
     let bytes = common::ico(&[(32, palette_png, 48)]);

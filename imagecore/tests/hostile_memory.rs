@@ -8,7 +8,7 @@ mod common;
 
 use common::hostile::{deflate_bomb, gif_declaring, png_with_bombs, rle8_bmp};
 use imagecore::error::ErrorCode;
-use imagecore::pipeline::{transform, Options, Output};
+use imagecore::raster::pipeline::{transform, Options, Output};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -2,7 +2,7 @@
 //! Output dimensions: height = round(width × H / W), at least 1, down and up.
 mod common;
 
-use imagecore::pipeline::{transform, Options};
+use imagecore::raster::pipeline::{transform, Options};
 
 fn size_of(width: u32, height: u32, to: u32) -> (u32, u32) {
     let input = common::png(&common::disc(width, height, [200, 0, 0, 255], [0, 0, 0, 0]));

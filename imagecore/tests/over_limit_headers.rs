@@ -5,9 +5,9 @@
 mod common;
 
 use common::hostile::*;
-use imagecore::decode::probe;
 use imagecore::error::ErrorCode;
-use imagecore::pipeline::{transform, Options};
+use imagecore::raster::decode::probe;
+use imagecore::raster::pipeline::{transform, Options};
 
 /// `probe` and `transform` both refuse `bytes` as `too_large` with exactly `message`.
 fn refused_as_too_large(name: &str, bytes: &[u8], message: &str) {

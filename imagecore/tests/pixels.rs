@@ -2,8 +2,8 @@
 //! Greyscale, fringe-free alpha and JPEG flattening, pixel by pixel (the theme: tests/theme.rs).
 mod common;
 
-use imagecore::format::OutputFormat;
-use imagecore::pipeline::{transform, Options};
+use imagecore::raster::format::OutputFormat;
+use imagecore::raster::pipeline::{transform, Options};
 
 fn pixels(bytes: &[u8], options: &Options) -> (image::RgbaImage, bool) {
     let out = transform(bytes, options).expect("transform");

@@ -5,10 +5,10 @@ mod common;
 
 use common::hostile::chunk;
 use image::{ImageBuffer, Rgba, RgbaImage};
-use imagecore::effort::Effort;
-use imagecore::pipeline::{transform, Options};
-use imagecore::png_as_is::png_as_is;
-use imagecore::renditions::renditions;
+use imagecore::raster::encode::effort::Effort;
+use imagecore::raster::pipeline::{transform, Options};
+use imagecore::raster::png_as_is::png_as_is;
+use imagecore::raster::renditions::renditions;
 
 const IHDR_END: usize = 8 + 12 + 13;
 

@@ -3,10 +3,10 @@
 //! effort (stored renditions are encoded with the smallest setting).
 mod common;
 
-use imagecore::effort::Effort;
 use imagecore::error::ErrorCode;
-use imagecore::pipeline::{transform, Options};
-use imagecore::renditions::{pack, renditions, MAX_EXTRA_WIDTHS};
+use imagecore::raster::encode::effort::Effort;
+use imagecore::raster::pipeline::{transform, Options};
+use imagecore::raster::renditions::{pack, renditions, MAX_EXTRA_WIDTHS};
 
 fn at(width: u32) -> Options {
     Options {

@@ -1,5 +1,5 @@
 #![cfg(feature = "raster")]
-//! The greyscale resize on packed luma + alpha (`resize_grey`) against the reference: the full
+//! The greyscale resize on packed luma + alpha (`resize::grey`) against the reference: the full
 //! RGBA Lanczos3 convolution, then greyscale. PSNR on premultiplied RGBA ≥ 40 dB, the bar of
 //! `resize_quality.rs`, on every source, for downscales with and without the box pre-shrink,
 //! odd sides on either axis, and upscales.
@@ -8,9 +8,9 @@ mod common;
 use common::quality::{psnr, MIN_PSNR_DB};
 use common::quality_inputs::{text, thin_lines, Source, SOURCES};
 use image::RgbaImage;
-use imagecore::greyscale::greyscale;
-use imagecore::resize::{output_size, resize, resize_lanczos3};
-use imagecore::resize_grey::resize_grey;
+use imagecore::raster::colour::greyscale::greyscale;
+use imagecore::raster::resize::grey::resize_grey;
+use imagecore::raster::resize::{output_size, resize, resize_lanczos3};
 
 /// Source sides and output widths: the bench's ratios, the pre-shrink's, odd sides, upscales.
 const CASES: [(u32, u32, u32); 9] = [

@@ -7,9 +7,9 @@ use common::quality_inputs::{photo, SOURCES};
 use fast_image_resize::images::Image;
 use fast_image_resize::{FilterType, MulDiv, PixelType, ResizeAlg, ResizeOptions, Resizer};
 use image::RgbaImage;
-use imagecore::decode::{decode, decode_samples, Decoded};
-use imagecore::pipeline::{transform, Options};
-use imagecore::resize::{is_opaque, output_size, resize, resize_lanczos3, resize_rgb};
+use imagecore::raster::decode::{decode, decode_samples, Decoded};
+use imagecore::raster::pipeline::{transform, Options};
+use imagecore::raster::resize::{is_opaque, output_size, resize, resize_lanczos3, resize_rgb};
 
 /// `image` flattened onto white: opaque.
 fn opaque(image: RgbaImage) -> Vec<u8> {

@@ -8,7 +8,7 @@ mod common;
 use common::quality::{psnr, MIN_PSNR_DB};
 use common::quality_inputs::{photo, text, thin_lines, Source, SOURCES};
 use image::RgbaImage;
-use imagecore::resize::{pre_shrink_factor, resize, resize_lanczos3};
+use imagecore::raster::resize::{pre_shrink_factor, resize, resize_lanczos3};
 
 /// Source sizes and output widths that take the pre-shrink, with factors 2, 3 and 4 and a side
 /// the factor does not divide.
@@ -21,7 +21,7 @@ const LARGE_RATIOS: [(u32, u32, u32); 4] = [
 
 fn fast_and_reference(image: &RgbaImage, width: u32) -> (Vec<u8>, Vec<u8>, u32, u32) {
     let (w, h) = image.dimensions();
-    let (ow, oh) = imagecore::resize::output_size(w, h, width).expect("size");
+    let (ow, oh) = imagecore::raster::resize::output_size(w, h, width).expect("size");
     let fast = resize(image.as_raw().clone(), w, h, ow, oh).expect("fast path");
     let reference = resize_lanczos3(image.as_raw().clone(), w, h, ow, oh).expect("reference");
     (fast, reference, ow, oh)
@@ -65,9 +65,10 @@ fn every_pre_shrink_factor_stays_within_40_db_of_full_lanczos3() {
 fn a_photo_like_jpeg_stays_within_40_db_of_full_lanczos3() {
     for (w, h) in [(2048, 512), (1024, 1024)] {
         let jpeg = common::jpeg(&photo(w, h));
-        let (decoded, (ow, oh)) =
-            imagecore::decode::decode(&jpeg, |sw, sh| imagecore::resize::output_size(sw, sh, 60))
-                .expect("decode");
+        let (decoded, (ow, oh)) = imagecore::raster::decode::decode(&jpeg, |sw, sh| {
+            imagecore::raster::resize::output_size(sw, sh, 60)
+        })
+        .expect("decode");
         let (sw, sh) = (decoded.width, decoded.height);
         let fast = resize(decoded.pixels.clone(), sw, sh, ow, oh).expect("fast");
         let reference = resize_lanczos3(decoded.pixels, sw, sh, ow, oh).expect("reference");

@@ -134,7 +134,7 @@ fn the_fuzzed_merge_of_5000_nodes_is_over_the_work_budget_at_128_px_and_drawn_na
     };
     let tree = imagecore::svg::parse(merge(5000).as_bytes()).expect("parse");
     let at_128 = resvg::tiny_skia::Transform::from_scale(4.0, 4.0);
-    let error = imagecore::svg_budget::check(&tree, at_128, 128, 128).expect_err("over");
+    let error = imagecore::svg::budget::check(&tree, at_128, 128, 128).expect_err("over");
     assert_eq!(error.code, ErrorCode::TooLarge, "{}", error.message);
     assert!(error.message.contains("pixel work"), "{}", error.message);
     let (_, width, _) = rasterize_png(merge(5000).as_bytes(), 128).expect("drawn narrower");

@@ -4,9 +4,9 @@
 
 mod svg_common;
 
+use imagecore::svg::budget::{check, MAX_PIXEL_WORK};
+use imagecore::svg::fit::fit;
 use imagecore::svg::rasterize_png;
-use imagecore::svg_budget::{check, MAX_PIXEL_WORK};
-use imagecore::svg_fit::fit;
 use svg_common::*;
 
 #[test]

@@ -3,11 +3,11 @@
 //! and the monogram tile drawn from it.
 
 use imagecore::error::ErrorCode;
-use imagecore::svg::rasterize_png;
-use imagecore::svg_monogram::{
+use imagecore::svg::monogram::{
     background, contrast, document, letter, letter_colour, NEUTRAL_GLYPH, PALETTE,
 };
-use imagecore::svg_prepass::{MAX_SVG_ELEMENTS, TEXT_CHARACTER_ELEMENTS};
+use imagecore::svg::prepass::{MAX_SVG_ELEMENTS, TEXT_CHARACTER_ELEMENTS};
+use imagecore::svg::rasterize_png;
 use std::time::Instant;
 
 fn draw(svg: &str, width: u32) -> image::RgbaImage {

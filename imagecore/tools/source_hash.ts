@@ -8,7 +8,7 @@ const ROOT = new URL("../", import.meta.url);
 
 /**
  * Files (relative to imagecore/) whose content determines the built WASM: the Rust sources, the
- * fonts they embed (`fonts/*.ttf`, `include_bytes!` in `src/svg_font.rs`), and the vendored
+ * fonts they embed (`fonts/*.ttf`, `include_bytes!` in `src/svg/font.rs`), and the vendored
  * crates `Cargo.toml` patches in (`vendor/*`: their manifests and sources).
  */
 export function buildInputs(): string[] {

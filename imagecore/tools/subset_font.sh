@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rebuilds imagecore/fonts/DejaVuSans-subset.ttf, the one font the SVG module embeds (svg_font.rs),
+# Rebuilds imagecore/fonts/DejaVuSans-subset.ttf, the one font the SVG module embeds (svg/font.rs),
 # from Debian's fonts-dejavu-core with fontTools' subsetter (Debian python3-fonttools):
 #
 #   apt-get install fonts-dejavu-core python3-fonttools

@@ -1,6 +1,6 @@
 /**
  * The greyscale resize in the WASM build: imagecore packs luma + alpha with SIMD128 on wasm32
- * (imagecore/src/resize_grey.rs), a path the native `cargo test` suite does not run. A
+ * (imagecore/src/raster/resize/grey.rs), a path the native `cargo test` suite does not run. A
  * greyscale transform must match the colour transform made grey afterwards (Rec. 709 luma),
  * within the 40-dB PSNR bar of imagecore/tests/resize_grey.rs, on coloured, half-transparent
  * detail at sizes that leave a scalar tail on every row.

@@ -1,0 +1,115 @@
+//! PNG decoding with the `png` crate directly, so that untrusted files stay cheap.
+//!
+//! The `image` crate's PNG decoder always reads text chunks and inflates an `iCCP` profile up to
+//! its whole allocation limit, so a small file whose ancillary chunks are zlib bombs costs
+//! hundreds of megabytes. imagecore uses neither colour profiles nor text: here `iCCP`, `tEXt`,
+//! `zTXt` and `iTXt` are skipped unread (never inflated), the decoder's own buffers are bounded
+//! by [`MAX_DECODER_ALLOC`], and image data that ends before the last row is refused as
+//! truncated.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::limits::{check_source_size, MAX_DECODER_ALLOC};
+use crate::raster::rgba::{expand_to_rgba, narrow_16_to_8};
+use image::metadata::Orientation;
+use png::{BitDepth, ColorType, Decoder, DecodingError, Limits, Reader, Transformations};
+use std::io::{Cursor, ErrorKind};
+
+/// A PNG whose header and metadata are read, pixels not yet.
+pub struct PngSource<'a> {
+    reader: Reader<Cursor<&'a [u8]>>,
+}
+
+fn png_error(error: DecodingError) -> Error {
+    match error {
+        DecodingError::IoError(e) if e.kind() == ErrorKind::UnexpectedEof => Error::new(
+            ErrorCode::Corrupt,
+            "Cannot decode image: corrupt data (truncated)",
+        ),
+        DecodingError::LimitsExceeded => Error::new(
+            ErrorCode::TooLarge,
+            "Cannot decode image: too large (the PNG decoder's memory limit)",
+        ),
+        other => Error::new(
+            ErrorCode::Corrupt,
+            format!("Cannot decode image: corrupt data ({other})"),
+        ),
+    }
+}
+
+impl<'a> PngSource<'a> {
+    /// Reads the chunks before the image data; no pixel buffer yet.
+    pub fn open(bytes: &'a [u8]) -> Result<Self> {
+        let limits = Limits {
+            bytes: MAX_DECODER_ALLOC as usize,
+        };
+        let mut decoder = Decoder::new_with_limits(Cursor::new(bytes), limits);
+        decoder.set_ignore_iccp_chunk(true);
+        decoder.set_ignore_text_chunk(true);
+        // Palette and low bit depths to 8 bits, tRNS to alpha; 16 bits kept to round like `image`.
+        decoder.set_transformations(Transformations::EXPAND);
+        // Refuse by IHDR alone, before reading further (a header-only file is too large, not cut).
+        let header = decoder.read_header_info().map_err(png_error)?;
+        check_source_size(header.width, header.height)?;
+        let reader = decoder.read_info().map_err(png_error)?;
+        Ok(PngSource { reader })
+    }
+
+    /// Width and height from `IHDR`.
+    pub fn dimensions(&self) -> (u32, u32) {
+        let info = self.reader.info();
+        (info.width, info.height)
+    }
+
+    /// Whether the file can be stored as it is (`png_as_is`): at most 8 bits a sample, not
+    /// interlaced (Adam7 decodes slower on every request), and not rotated by EXIF.
+    pub fn stores_as_is(&self) -> bool {
+        let info = self.reader.info();
+        info.bit_depth as u8 <= 8
+            && !info.interlaced
+            && self.orientation() == Orientation::NoTransforms
+    }
+
+    /// The orientation an `eXIf` chunk asks for.
+    pub fn orientation(&self) -> Orientation {
+        self.reader
+            .info()
+            .exif_metadata
+            .as_deref()
+            .and_then(Orientation::from_exif_chunk)
+            .unwrap_or(Orientation::NoTransforms)
+    }
+
+    /// Decodes the (first) image to straight-alpha RGBA8.
+    pub fn decode(mut self) -> Result<Vec<u8>> {
+        let (width, height) = self.dimensions();
+        let pixels = width as usize * height as usize;
+        let needed = self.reader.output_buffer_size().ok_or_else(|| {
+            Error::new(
+                ErrorCode::TooLarge,
+                "Cannot decode image: too large for this platform",
+            )
+        })?;
+        // One buffer serves the decoder and the RGBA result: 8 bytes a pixel at most (RGBA16).
+        let mut buffer = vec![0u8; needed.max(pixels * 4)];
+        let frame = self.reader.next_frame(&mut buffer).map_err(png_error)?;
+        let channels = match frame.color_type {
+            ColorType::Grayscale => 1,
+            ColorType::GrayscaleAlpha => 2,
+            ColorType::Rgb => 3,
+            ColorType::Rgba => 4,
+            ColorType::Indexed => {
+                return Err(Error::new(
+                    ErrorCode::Internal,
+                    "Cannot decode image: the PNG palette was not expanded",
+                ))
+            }
+        };
+        let samples = pixels * channels;
+        if frame.bit_depth == BitDepth::Sixteen {
+            narrow_16_to_8(&mut buffer, samples);
+        }
+        expand_to_rgba(&mut buffer, pixels, channels);
+        buffer.truncate(pixels * 4);
+        Ok(buffer)
+    }
+}

@@ -1,0 +1,28 @@
+//! The SVG module's WASM exports, wrapped by `mod.ts`.
+
+use crate::svg::{monogram, parse, rasterize_png, size};
+use crate::wire::{to_js, with_header};
+use wasm_bindgen::prelude::*;
+
+/// SVG module: the monogram tile's SVG document for `domain`, with the first letter of `label`
+/// (its brand label, in Unicode) — see [`monogram`]. Draw it with `svg_rasterize`.
+#[wasm_bindgen]
+pub fn svg_monogram(label: &str, domain: &str) -> String {
+    monogram::document(label, domain)
+}
+
+/// SVG module: intrinsic size of an SVG, as `probe`'s result header (format 6 = svg).
+#[wasm_bindgen]
+pub fn svg_probe(input: &[u8]) -> Result<Vec<u8>, JsValue> {
+    let tree = parse(input).map_err(to_js)?;
+    let (width, height) = size(&tree);
+    Ok(with_header(width, height, 6, false, &[]))
+}
+
+/// SVG module: rasterises to a PNG `width` px wide (0: intrinsic), as the result header then
+/// the PNG.
+#[wasm_bindgen]
+pub fn svg_rasterize(input: &[u8], width: u32) -> Result<Vec<u8>, JsValue> {
+    let (png, width, height) = rasterize_png(input, width).map_err(to_js)?;
+    Ok(with_header(width, height, 0, false, &png))
+}
