@@ -1,6 +1,6 @@
 #![cfg(feature = "raster")]
 //! The theme step through the whole pipeline: lightness inverted in OKLab with hue kept, and only
-//! when the logo's palette says it helps (src/theme.rs).
+//! when the logo's palette says it helps (src/raster/colour/theme.rs).
 mod common;
 
 use common::theme_logos::{self as logos, BLACK, INDIGO, ORANGE, RED, WHITE, YELLOW};
