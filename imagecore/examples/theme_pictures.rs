@@ -1,5 +1,5 @@
-//! Draws the pictures of docs/behaviour.md's theme section into a folder (docs/theme/):
-//! `cargo run --manifest-path imagecore/Cargo.toml --example theme_pictures -- docs/theme`
+//! Draws the pictures of docs/use/behaviour.md's theme section into a folder (docs/use/theme/):
+//! `cargo run --manifest-path imagecore/Cargo.toml --example theme_pictures -- docs/use/theme`
 //!
 //! Each picture is one logo in four panels: as stored on a white page, `theme=light` on a white
 //! page, as stored on a black page, `theme=dark` on a black page. The logos are the ones

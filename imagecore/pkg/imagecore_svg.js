@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=25a935b770b81783a0863caa142547dae955ce3f16c9096d98b8bf32eed8cad9 wasm-sha256=02dc780b913da362a48d17095090cc5100841b2a640466d5520c04472390120d rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=f85cc9db4569b1095ffd2cf4466f1598d2984bd428837001876279320435f13c wasm-sha256=02dc780b913da362a48d17095090cc5100841b2a640466d5520c04472390120d rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

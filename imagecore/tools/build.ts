@@ -34,7 +34,7 @@ const compiler = rustcId(await run(rustc, ["-vV"]));
 const home = Deno.env.get("CARGO_HOME") ?? `${Deno.env.get("HOME")}/.cargo`;
 /**
  * Cap on each module's linear memory (wasm-ld's default is 4 GiB). The largest legal decode, a
- * 16.8-megapixel source transformed at 4096 px wide, peaks at 262 MiB (docs/images.md), so a
+ * 16.8-megapixel source transformed at 4096 px wide, peaks at 262 MiB (docs/internals/images.md), so a
  * decoder that escapes imagecore's limits fails to allocate here instead of growing the host's heap.
  */
 const MAX_MEMORY_BYTES = 512 * 1024 * 1024;

@@ -8,7 +8,7 @@
 //! - hold more than [`MAX_LAYER_PIXELS`] pixels of layers, pattern tiles, clip and mask buffers
 //!   and filter results at once (memory);
 //! - cost more than [`MAX_PIXEL_WORK`] units of work, a unit being about a nanosecond of the WASM
-//!   module's time (calibrated in WASM at 1200 px, see docs/svg.md): a fixed cost per path,
+//!   module's time (calibrated in WASM at 1200 px, see docs/internals/svg.md): a fixed cost per path,
 //!   the covered area of every fill and stroke (times its paint's cost: translucent colours,
 //!   gradients and patterns are slower; five times inside a clip path), scanlines crossed by
 //!   every edge, layer compositing, and each filter primitive's region times its per-pixel cost
@@ -39,7 +39,7 @@ pub const MAX_FILTER_PRIMITIVES: u64 = 64;
 /// Most pixels held at once in layers, tiles, clip/mask buffers and filter results (4 bytes each).
 pub const MAX_LAYER_PIXELS: f64 = 48.0 * 1024.0 * 1024.0;
 /// Most units of pixel work in one render. A unit is about a nanosecond of the WASM module's time
-/// on a 2-core machine (weights measured in WASM at 1200 px: docs/svg.md), so a render is about
+/// on a 2-core machine (weights measured in WASM at 1200 px: docs/internals/svg.md), so a render is about
 /// half a second at most, leaving the model's error room under the 1-s bar the fuzzer holds.
 pub const MAX_PIXEL_WORK: f64 = 5e8;
 /// Narrowest fraction of the asked width `svg::fit::fit` draws at before refusing.

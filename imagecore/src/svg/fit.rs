@@ -1,6 +1,6 @@
 //! Drawing an SVG that passes the work budget narrower instead of refusing it: pixel work grows
 //! with the output's area, so a logo too costly at the width asked is drawn at a smaller width
-//! within `svg::budget::MAX_PIXEL_WORK` and scaled up by the caller (docs/svg.md).
+//! within `svg::budget::MAX_PIXEL_WORK` and scaled up by the caller (docs/internals/svg.md).
 
 use crate::error::Result;
 use crate::svg::budget::{walk, MIN_FIT_SCALE};
