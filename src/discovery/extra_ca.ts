@@ -6,7 +6,7 @@
  * `fetch_hop.ts`). A file that cannot be used stops start-up with a message naming it, rather
  * than failing every https fetch later.
  *
- * Nothing here imports `node:tls` (about 25 ms to load): the server checks `DENO_CERT` before it
+ * Nothing here imports `node:tls`, slow to load (`deno task bench:serve` part 3): the server checks `DENO_CERT` before it
  * listens, and discovery's modules load after.
  *
  * @module

@@ -7,7 +7,7 @@
  * strong ETag naming the domain and the options, so each (domain, options) renders once.
  *
  * A tile is drawn where logos are rendered: in the app's `imaging`, the render pool in the server
- * (docs/internals/render_pool.md), so drawing one (about 20 ms of CPU at 800 px) never holds up the serving
+ * (docs/internals/render_pool.md), so drawing one never holds up the serving
  * isolate, and follows the pool's rules: a full queue or a draw past its deadline answers `503`
  * with `Retry-After` ({@link renderUnavailable}). A pool ({@link MonogramWork}) also writes the
  * tile's SVG document; any other `imaging` is handed the document, written here.

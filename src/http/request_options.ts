@@ -80,9 +80,9 @@ interface ParsedTarget {
 }
 
 /**
- * Most request targets {@link createRequestParser} remembers: about 470 bytes each (24 MB when
- * full), so a catalogue of tens of thousands of logos, each asked at one size, is parsed once
- * (`deno task bench:lookup`: at 30,000 logos a 10,000-entry memo missed two requests in three).
+ * Most request targets {@link createRequestParser} remembers, so a catalogue of tens of thousands
+ * of logos, each asked at one size, is parsed once (a smaller memo missed most requests at 30,000
+ * logos: `deno task bench:lookup`, bench/results/2026-11-27-store-lookup.md).
  */
 export const PARSE_MEMO_MAX_ENTRIES = 50_000;
 /** Longest request target {@link createRequestParser} remembers, in characters. */

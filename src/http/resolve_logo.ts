@@ -12,7 +12,7 @@
  *   When the feed has not confirmed for `ttlMs`, records fall back to the rule below.
  * - without one, or while it fails, for at most `ttlMs` (default 5 s) after their load.
  *
- * A record carries its default rendition's bytes (about 6 KB, `src/store/inline_rendition.ts`), so
+ * A record carries its default rendition's bytes (`src/store/inline_rendition.ts`), so
  * the cache is bounded in bytes (`maxBytes`, default {@link LOGO_CACHE_MAX_BYTES}, counted by
  * {@link recordCacheBytes}); each entry counts at least {@link RECORD_OVERHEAD_BYTES}, which bounds
  * the entries too.
@@ -91,8 +91,8 @@ export const LOGO_CACHE_TTL_MS = 5_000;
  */
 export const LOGO_CACHE_MAX_AGE_MS = 10 * 60_000;
 /**
- * Default bytes of the record cache (32 MiB: about 4,700 records with a 6-KB default inside, or
- * 32,768 absences); the oldest entry goes first. `LOGO_RECORD_CACHE_MB` sets it in the server.
+ * Default bytes of the record cache (thousands of records with their default image inside); the
+ * oldest entry goes first. `LOGO_RECORD_CACHE_MB` sets it in the server.
  */
 export const LOGO_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 

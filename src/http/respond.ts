@@ -87,8 +87,8 @@ interface Prepared {
  *
  * The state is a property of the variant object under this module's symbol, not an entry of a
  * `WeakMap` keyed by the variant: V8 marks a `WeakMap`'s entries (ephemerons) in the final,
- * stop-the-world pause of a full collection, and with 30,000 cached variants that took 85 ms of a
- * 99-ms pause (`--trace-gc-nvp`: `mark.ephemeron.marking`; docs/operate/capacity.md). A frozen variant is
+ * stop-the-world pause of a full collection, which with tens of thousands of cached variants was
+ * most of that pause (`--trace-gc-nvp`: `mark.ephemeron.marking`; bench/results/2026-11-27-store-lookup.md). A frozen variant is
  * never prepared.
  */
 const PREPARED = Symbol("prepared 200 responses");

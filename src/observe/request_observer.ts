@@ -159,7 +159,7 @@ function bodyBytes(response: Response, facts: RequestFacts): number {
 
 /**
  * Creates the observer for `options.settings`, with metrics when the endpoint is on: the metrics
- * module (prom-client, about 50 ms of module loading) is imported only then, so a service without
+ * module (prom-client, slow to load: `deno task bench:serve` part 3) is imported only then, so a service without
  * `/metrics` does not pay for it at start-up.
  */
 export async function startObserver(options: ObserverOptions): Promise<RequestObserver> {

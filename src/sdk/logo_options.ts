@@ -27,48 +27,18 @@
  * @module
  */
 
-/**
- * Image encodings a logo can be answered in.
- *
- * @example
- * ```ts
- * import { LOGO_FORMATS } from "./logo_options.ts";
- * LOGO_FORMATS.includes("webp"); // true
- * ```
- */
+/** Image encodings a logo can be answered in. */
 export const LOGO_FORMATS = ["png", "webp", "jpeg"] as const;
 
-/**
- * One of {@link LOGO_FORMATS}.
- *
- * @example
- * ```ts
- * import type { LogoFormat } from "./logo_options.ts";
- * const format: LogoFormat = "webp";
- * ```
- */
+/** One of {@link LOGO_FORMATS}. */
 export type LogoFormat = typeof LOGO_FORMATS[number];
 
-/**
- * Format when none is asked for.
- *
- * @example
- * ```ts
- * import { DEFAULT_FORMAT } from "./logo_options.ts";
- * DEFAULT_FORMAT; // "png"
- * ```
- */
+/** Format when none is asked for. */
 export const DEFAULT_FORMAT: LogoFormat = "png";
 
 /**
  * Every spelling of a format the `format` query parameter accepts (after lowercasing): the
  * format names, and `jpg` for `jpeg`.
- *
- * @example
- * ```ts
- * import { FORMAT_SPELLINGS } from "./logo_options.ts";
- * FORMAT_SPELLINGS["jpg"]; // "jpeg"
- * ```
  */
 export const FORMAT_SPELLINGS: Readonly<Record<string, LogoFormat>> = Object.freeze({
   png: "png",
@@ -77,15 +47,7 @@ export const FORMAT_SPELLINGS: Readonly<Record<string, LogoFormat>> = Object.fre
   jpg: "jpeg",
 });
 
-/**
- * Exact `Content-Type` of each format.
- *
- * @example
- * ```ts
- * import { CONTENT_TYPES } from "./logo_options.ts";
- * CONTENT_TYPES.webp; // "image/webp"
- * ```
- */
+/** Exact `Content-Type` of each format. */
 export const CONTENT_TYPES: Readonly<Record<LogoFormat, string>> = Object.freeze({
   png: "image/png",
   webp: "image/webp",
@@ -94,71 +56,31 @@ export const CONTENT_TYPES: Readonly<Record<LogoFormat, string>> = Object.freeze
 
 /**
  * Backgrounds a themed logo can be made for; its lightness is inverted (hue kept) when that helps.
- *
- * @example
- * ```ts
- * import { LOGO_THEMES } from "./logo_options.ts";
- * LOGO_THEMES.length; // 2
- * ```
  */
 export const LOGO_THEMES = ["light", "dark"] as const;
 
-/**
- * One of {@link LOGO_THEMES}.
- *
- * @example
- * ```ts
- * import type { LogoTheme } from "./logo_options.ts";
- * const theme: LogoTheme = "dark";
- * ```
- */
+/** One of {@link LOGO_THEMES}. */
 export type LogoTheme = typeof LOGO_THEMES[number];
 
 /**
  * Spellings of `greyscale` that mean yes, then those that mean no (matched after lowercasing).
- *
- * @example
- * ```ts
- * import { GREYSCALE_SPELLINGS } from "./logo_options.ts";
- * GREYSCALE_SPELLINGS.true.includes("yes"); // true
- * ```
  */
 export const GREYSCALE_SPELLINGS: Readonly<{ true: readonly string[]; false: readonly string[] }> =
   Object.freeze({ true: ["true", "1", "yes"], false: ["false", "0", "no"] });
 
-/**
- * Width in px when `size` is not given (spec: 128 px).
- *
- * @example
- * ```ts
- * import { DEFAULT_SIZE } from "./logo_options.ts";
- * DEFAULT_SIZE; // 128
- * ```
- */
+/** Width in px when `size` is not given (spec: 128 px). */
 export const DEFAULT_SIZE = 128;
 
 /**
  * Largest `size` a request without a secret key (a publishable key, or no key) may ask for
  * (spec: 800 px). Not the SDK's `MAX_SIZE`: the SDK sends secret keys, whose cap is
  * {@link MAX_SECRET_SIZE}.
- *
- * @example
- * ```ts
- * import { MAX_PUBLISHABLE_SIZE } from "./logo_options.ts";
- * MAX_PUBLISHABLE_SIZE; // 800
- * ```
  */
 export const MAX_PUBLISHABLE_SIZE = 800;
 
 /**
  * Largest `size` a request authenticated with a secret key may ask for (spec: 1200 px); also the
  * widest source the store keeps.
- *
- * @example
- * ```ts
- * import { MAX_SECRET_SIZE } from "./logo_options.ts";
- * MAX_SECRET_SIZE; // 1200
- * ```
  */
 export const MAX_SECRET_SIZE = 1200;
 
@@ -217,36 +139,14 @@ export function sizeRule(maxSize: number): string {
   return `must be a whole number of pixels from 1 to ${maxSize}`;
 }
 
-/**
- * The rule `theme` must follow: `"must be light or dark"`.
- *
- * @example
- * ```ts
- * import { THEME_RULE } from "./logo_options.ts";
- * `Invalid theme: ${THEME_RULE}`;
- * ```
- */
+/** The rule `theme` must follow: `"must be light or dark"`. */
 export const THEME_RULE: string = `must be ${oneOf(LOGO_THEMES)}`;
 
-/**
- * The rule `format` must follow: `"must be png, webp or jpeg"`.
- *
- * @example
- * ```ts
- * import { FORMAT_RULE } from "./logo_options.ts";
- * `Invalid format: ${FORMAT_RULE}`;
- * ```
- */
+/** The rule `format` must follow: `"must be png, webp or jpeg"`. */
 export const FORMAT_RULE: string = `must be ${oneOf(LOGO_FORMATS)}`;
 
 /**
  * The rule the `greyscale` query parameter must follow: `"must be true, 1, yes, false, 0 or no"`.
- *
- * @example
- * ```ts
- * import { GREYSCALE_RULE } from "./logo_options.ts";
- * `Invalid greyscale: ${GREYSCALE_RULE}`;
- * ```
  */
 export const GREYSCALE_RULE: string = `must be ${
   oneOf([...GREYSCALE_SPELLINGS.true, ...GREYSCALE_SPELLINGS.false])
@@ -260,35 +160,13 @@ function oneOf(words: readonly string[]): string {
 /**
  * What answers when no logo is found: `404` (the default, `404 Logo not found`) or `monogram`
  * (a `200` letter tile, marked `X-Logo-Fallback: monogram`).
- *
- * @example
- * ```ts
- * import { LOGO_FALLBACKS } from "./logo_options.ts";
- * LOGO_FALLBACKS.includes("monogram"); // true
- * ```
  */
 export const LOGO_FALLBACKS = ["404", "monogram"] as const;
 
-/**
- * One of {@link LOGO_FALLBACKS}.
- *
- * @example
- * ```ts
- * import type { LogoFallback } from "./logo_options.ts";
- * const fallback: LogoFallback = "monogram";
- * ```
- */
+/** One of {@link LOGO_FALLBACKS}. */
 export type LogoFallback = typeof LOGO_FALLBACKS[number];
 
-/**
- * The fallback when none is asked for: `404`.
- *
- * @example
- * ```ts
- * import { DEFAULT_FALLBACK } from "./logo_options.ts";
- * DEFAULT_FALLBACK; // "404"
- * ```
- */
+/** The fallback when none is asked for: `404`. */
 export const DEFAULT_FALLBACK: LogoFallback = "404";
 
 /**
@@ -305,13 +183,5 @@ export function isLogoFallback(value: unknown): value is LogoFallback {
   return (LOGO_FALLBACKS as readonly unknown[]).includes(value);
 }
 
-/**
- * The rule `fallback` must follow: `"must be 404 or monogram"`.
- *
- * @example
- * ```ts
- * import { FALLBACK_RULE } from "./logo_options.ts";
- * `Invalid fallback: ${FALLBACK_RULE}`; // "Invalid fallback: must be 404 or monogram"
- * ```
- */
+/** The rule `fallback` must follow: `"must be 404 or monogram"`. */
 export const FALLBACK_RULE: string = `must be ${oneOf(LOGO_FALLBACKS)}`;

@@ -30,8 +30,8 @@
 import { type ImagePool, startImagePool } from "../../imagecore/image_pool.ts";
 
 /**
- * Renders that may wait per worker before `503`: about 200 ms of logo renders (~1.5 ms each), or
- * a burst of 200 monogram tiles (~14 ms each at 800 px) shared by two workers.
+ * Renders that may wait per worker before `503`: a fraction of a second of logo renders, and room
+ * for a burst of monogram tiles shared by two workers (`deno task bench:monogram`).
  */
 export const RENDER_QUEUE_PER_WORKER = 128;
 /** Wall-clock cap of one render once a worker has it, in ms; past it the answer is `503`. */

@@ -183,7 +183,7 @@ export async function startService(
     budgets,
     app: running,
     warmUp() {
-      // Not at once: creating a worker holds the serving thread (about 40 ms each), and the
+      // Not at once: creating a worker holds the serving thread, and the
       // request that woke a cold instance is answered first.
       const timer = setTimeout(() => {
         if (closing !== undefined) return;

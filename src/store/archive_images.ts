@@ -180,7 +180,7 @@ export class ArchiveImages {
     let made: RenditionsResult;
     try {
       // Every pixel decoded, then resized to 1 px wide and that encoded: at the image's own width
-      // its PNG would be encoded again unless kept as it is (a 1200×800 noise PNG: 167 ms, not 9).
+      // its PNG would be encoded again unless kept as it is.
       made = await this.#imaging.renditions(bytes, { sourceMaxWidth: 1, widths: [] });
     } catch (error) {
       if (!(error instanceof ImageCoreError)) throw error;

@@ -3,7 +3,7 @@
  *
  * A default request (128 px PNG, the most common one) that is not in the server's memory used to
  * cost three KV reads — the record, the blob's manifest, its chunks — and a reassembly. Its bytes
- * (about 6 KB) now travel inside the record (`Rendition.data`), so that request costs one KV read.
+ * now travel inside the record (`Rendition.data`), so that request costs one KV read.
  * The other renditions (`source`, and a recipe-1 record's `mid`: tens of KB, read only to render
  * other sizes) stay
  * content-addressed blobs (`blob_store.ts`).
