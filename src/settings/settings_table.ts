@@ -150,7 +150,8 @@ export const SETTINGS = {
   },
   accessLogFormat: {
     name: "LOGO_ACCESS_LOG",
-    help: "off, json or logfmt: one line per request on stdout (docs/operate/observability.md); never a " +
+    help:
+      "off, json or logfmt: one line per request on stdout (docs/operate/observability.md); never a " +
       "token or a query string.",
     default: "off",
     usedBy: SERVER,
