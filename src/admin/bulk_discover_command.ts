@@ -24,7 +24,7 @@
  */
 import type { AdminCommand, AdminContext } from "./io.ts";
 import { isoTime } from "./io.ts";
-import { parseCommandArgs, parseWholeNumber, UsageError } from "./usage.ts";
+import { FileArgumentError, parseCommandArgs, parseWholeNumber, UsageError } from "./usage.ts";
 import { ProgressBar } from "./progress_bar.ts";
 import { countDomainLines, type DomainLine, domainLines } from "./domain_lines.ts";
 import { openAdminDiscovery } from "./admin_discovery.ts";
@@ -125,7 +125,7 @@ async function openList(path: string): Promise<ReadableStream<Uint8Array>> {
     return (await Deno.open(path)).readable;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`logo discover --from: cannot read "${path}": ${reason}`);
+    throw new FileArgumentError(`logo discover --from: cannot read "${path}": ${reason}`);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * `deno task admin logo discover DOMAIN [--force]`: runs discovery for one domain now and prints
- * its outcome as JSON (status, the winning source URL, and every candidate tried with what it
- * turned out to be). `--force` ignores the "no logo found" memory and the refresh age, and
+ * its outcome as JSON (status and its meaning, the winning source URL, and every candidate tried
+ * with what it turned out to be; `discover_view.ts`). `--force` ignores the "no logo found" memory and the refresh age, and
  * replaces even an operator's logo. Honours `LOGO_CONNECT_TO`, `LOGO_DNS_SERVER` and `DENO_CERT`
  * (the CLI's settings, `AdminContext.settings`). Exit status 0 when a logo is stored (found, kept
  * or already fresh), 1 when none was found.
@@ -13,6 +13,7 @@
  */
 import type { AdminCommand, AdminContext } from "./io.ts";
 import { printJson } from "./io.ts";
+import { discoverView, whatToCheck } from "./discover_view.ts";
 import { parseCommandArgs, UsageError } from "./usage.ts";
 import { normalizeDomain } from "../domain_name.ts";
 import type { DiscoveryConfig } from "../discovery/discover.ts";
@@ -48,10 +49,13 @@ export function parseDiscoverCommand(
     async run(context: AdminContext): Promise<number> {
       await using admin = await openAdminDiscovery(context.kv, context.settings, options.config);
       const outcome = await admin.discovery.discover(domain, { force });
-      printJson(context, outcome);
+      printJson(context, discoverView(outcome));
       if (outcome.status === "not-found" || outcome.status === "known-missing") {
         const hint = outcome.status === "known-missing" ? " (remembered; use --force)" : "";
-        context.stderr(`No logo found for ${domain}${hint}\n`);
+        const reason = outcome.reason ?? outcome.pageError;
+        const check = outcome.failure === "unreachable" ? whatToCheck(reason) : undefined;
+        const why = reason ? `: ${reason}${check ? `; ${check}` : ""}` : "";
+        context.stderr(`No logo found for ${domain}${hint}${why}\n`);
         return 1;
       }
       return 0;

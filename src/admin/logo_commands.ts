@@ -32,21 +32,10 @@ import { parseDiscoverCommand } from "./discover_command.ts";
 import { type LogoRecord, LogoStore } from "../store/logo_store.ts";
 import { type AdminCommand, type AdminContext, isoTime, printJson } from "./io.ts";
 import { ProgressBar } from "./progress_bar.ts";
-import { parseCommandArgs, UsageError } from "./usage.ts";
+import { IMAGE_EXTENSIONS } from "./image_extensions.ts";
+import { FileArgumentError, parseCommandArgs, UsageError } from "./usage.ts";
 
-export { ADMIN_IMAGE_DEADLINE_MS };
-
-/** File extensions `logo import` picks up (the content is recognised from the bytes, not these). */
-export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
-  "png",
-  "jpg",
-  "jpeg",
-  "gif",
-  "webp",
-  "ico",
-  "bmp",
-  "svg",
-]);
+export { ADMIN_IMAGE_DEADLINE_MS, IMAGE_EXTENSIONS };
 
 /**
  * Parses `logo <subcommand> …` into a command, validating every argument first.
@@ -136,7 +125,7 @@ async function addLogo(context: AdminContext, domain: string, file: string): Pro
       context.stderr(`${file}: ${error.message}\n`);
       return 1;
     }
-    throw new UsageError(`logo add: cannot read "${file}": ${errorMessage(error)}`);
+    throw new FileArgumentError(`logo add: cannot read "${file}": ${errorMessage(error)}`);
   }
   try {
     await using imaging = await startAdminPool();
@@ -212,7 +201,9 @@ async function importLogos(context: AdminContext, dir: string): Promise<number> 
   try {
     scan = await scanImportDir(dir);
   } catch (error) {
-    throw new UsageError(`logo import: cannot read directory "${dir}": ${errorMessage(error)}`);
+    throw new FileArgumentError(
+      `logo import: cannot read directory "${dir}": ${errorMessage(error)}`,
+    );
   }
   const { items, failed, skipped } = scan;
   const workers = Math.min(defaultRenderWorkers(), Math.max(1, items.length));

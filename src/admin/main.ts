@@ -21,7 +21,7 @@ import type { AdminCommand } from "./io.ts";
 import { parseExportCommand, parseImportArchiveCommand } from "./archive_commands.ts";
 import { parseKeyCommand } from "./key_commands.ts";
 import { parseLogoCommand } from "./logo_commands.ts";
-import { USAGE, USAGE_EXIT, UsageError } from "./usage.ts";
+import { FileArgumentError, USAGE, USAGE_EXIT, UsageError } from "./usage.ts";
 import { type AdminSettings, readAdminSettings } from "./admin_settings.ts";
 import { processEnv } from "../settings/process_env.ts";
 import type { SettingsEnv } from "../settings/setting.ts";
@@ -135,7 +135,9 @@ export async function runAdmin(
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      environment.stderr(`error: ${error.message}\n\n${USAGE}`);
+      // A well-formed command whose file cannot be read: the message alone says what to fix.
+      const usage = error instanceof FileArgumentError ? "" : `\n${USAGE}`;
+      environment.stderr(`error: ${error.message}\n${usage}`);
       return USAGE_EXIT;
     }
     environment.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);

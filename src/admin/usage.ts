@@ -6,11 +6,12 @@
  */
 import { parseArgs } from "node:util";
 import { settingsHelp } from "../settings/settings_help.ts";
+import { IMAGE_EXTENSIONS } from "./image_extensions.ts";
 
 /** Exit status of a bad command line. */
 export const USAGE_EXIT = 2;
 
-/** The full usage message, printed for `help` and after every usage error. */
+/** The full usage message, printed for `help` and after every usage error but a {@link FileArgumentError}. */
 export const USAGE = `Usage: deno task admin <command> [arguments]
 
 Keys:
@@ -21,9 +22,10 @@ Keys:
   key attribution ID URL          record the page where the key's user shows attribution
 
 Logos:
-  logo add DOMAIN FILE            store FILE as the logo of DOMAIN
-  logo import DIR                 store every DIR/DOMAIN.EXT (png, jpg, jpeg, gif, webp, ico, bmp);
-                                  a rerun skips the logos already stored from the same bytes
+  logo add DOMAIN FILE            store FILE as the logo of DOMAIN; FILE is one of
+                                  ${[...IMAGE_EXTENSIONS].join(", ")}
+  logo import DIR                 store every DIR/DOMAIN.EXT (EXT as for logo add); a rerun
+                                  skips the logos already stored from the same bytes
   logo rerender [--all] [--from DOMAIN]
                                   re-render stored logos from their stored source: those made by
                                   an older recipe (a rerun skips what is done), or --all; --from
@@ -60,6 +62,19 @@ export class UsageError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "UsageError";
+  }
+}
+
+/**
+ * A command line naming a file or directory that cannot be read: exit status 2 like every bad
+ * command line (nothing has been written), but the CLI prints this one line, not the usage — the
+ * command was well formed.
+ */
+export class FileArgumentError extends UsageError {
+  /** Creates an error such as `logo add: cannot read "./acme.svg": No such file`. */
+  constructor(message: string) {
+    super(message);
+    this.name = "FileArgumentError";
   }
 }
 

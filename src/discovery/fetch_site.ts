@@ -141,7 +141,9 @@ export function createSiteFetcher(options: FetchOptions = {}): SiteFetcher {
         errors.push(`HTTP ${response.status} from ${response.url}`);
         reachable ??= response.url;
       } catch (error) {
-        errors.push(failureReason(error));
+        // Both schemes fail the same way when the name does not resolve: said once.
+        const reason = failureReason(error);
+        if (!errors.includes(reason)) errors.push(reason);
         networkFailure ||= isNetworkFailure(error);
         if (signal.aborted) break;
         if (error instanceof SafeFetchError && error.code === "tls") {

@@ -56,6 +56,27 @@ export async function resolveWithDeno(
   ];
 }
 
+/**
+ * What a failed lookup means, in words: the resolver's own text (`proto error: no records found
+ * for Query { … }`) names its internals, not the cause. Unknown texts pass through.
+ *
+ * @example
+ * ```ts
+ * dnsDetail(new Error("proto error: request timed out")); // "DNS failure: no answer from the DNS server in time"
+ * ```
+ */
+export function dnsDetail(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  if (/timed out/i.test(text)) return "DNS failure: no answer from the DNS server in time";
+  if (/no records found/.test(text)) {
+    return "DNS failure: the name has no address (no A or AAAA record)";
+  }
+  if (/connection refused|unreachable|os error/i.test(text)) {
+    return "DNS failure: the DNS server cannot be reached";
+  }
+  return text;
+}
+
 /** The checked address one hop connects to. */
 export interface Pinned {
   address: string;
@@ -110,8 +131,7 @@ export async function pin(url: URL, options: PinOptions): Promise<Pinned> {
     addresses = await (options.resolve ?? resolveWithDeno)(url.hostname, options.signal);
   } catch (error) {
     if (options.signal?.aborted) throw timeoutError(href);
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new SafeFetchError("dns", href, `Cannot resolve ${url.hostname}: ${detail}`);
+    throw new SafeFetchError("dns", href, `Cannot resolve ${url.hostname}: ${dnsDetail(error)}`);
   }
   const verdicts = addresses.map(classifyAddress);
   const usable = verdicts.find((verdict) => verdict.allowed);
