@@ -26,7 +26,8 @@ export function svg_probe(input: Uint8Array | number[]): Uint8Array;
 
 /**
  * SVG module: rasterises to a PNG `width` px wide (0: intrinsic), as the result header then
- * the PNG.
+ * the PNG. The header holds the size the image is meant to be shown at; the PNG may be drawn
+ * narrower (an SVG over the work budget), to be scaled up to it.
  */
 export function svg_rasterize(input: Uint8Array | number[], width: number): Uint8Array;
 

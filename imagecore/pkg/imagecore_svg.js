@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=f85cc9db4569b1095ffd2cf4466f1598d2984bd428837001876279320435f13c wasm-sha256=02dc780b913da362a48d17095090cc5100841b2a640466d5520c04472390120d rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=1480e860070b2af50eb3220c3462bca2a22dd3e8ea329abe46c0a9eb4c680342 wasm-sha256=76c43ae5e20a9724fa6167aeda4a568de8d87e39255f2c10121907bd51e4f7e6 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
@@ -92,7 +92,8 @@ export function svg_probe(input) {
 
 /**
  * SVG module: rasterises to a PNG `width` px wide (0: intrinsic), as the result header then
- * the PNG.
+ * the PNG. The header holds the size the image is meant to be shown at; the PNG may be drawn
+ * narrower (an SVG over the work budget), to be scaled up to it.
  * @param {Uint8Array | number[]} input
  * @param {number} width
  * @returns {Uint8Array}

@@ -70,3 +70,16 @@ for (
     );
   });
 }
+
+Deno.test("SVG: one over the work budget, transformed with no width, comes out at its own size", () => {
+  // Seed 31337 iteration 6635: drawn narrower to stay in the budget, then scaled back to the
+  // intrinsic width, not left at the width it was drawn at.
+  const rects = '<rect width="100" height="50" fill="url(#g)"/>'.repeat(3000);
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><defs>' +
+    '<linearGradient id="g"><stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/>' +
+    `</linearGradient></defs>${rects}</svg>`;
+  const bytes = new TextEncoder().encode(svg);
+  typedOrValid(bytes, [{ fn: "probe" }, { fn: "transform", options: {} }]);
+  const out = imagecore.transform(bytes, {});
+  ok(out.width === 100, `width ${out.width}`);
+});

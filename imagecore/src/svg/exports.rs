@@ -1,6 +1,6 @@
 //! The SVG module's WASM exports, wrapped by `mod.ts`.
 
-use crate::svg::{monogram, parse, rasterize_png, size};
+use crate::svg::{monogram, parse, rasterize_png_meant, size};
 use crate::wire::{to_js, with_header};
 use wasm_bindgen::prelude::*;
 
@@ -20,9 +20,10 @@ pub fn svg_probe(input: &[u8]) -> Result<Vec<u8>, JsValue> {
 }
 
 /// SVG module: rasterises to a PNG `width` px wide (0: intrinsic), as the result header then
-/// the PNG.
+/// the PNG. The header holds the size the image is meant to be shown at; the PNG may be drawn
+/// narrower (an SVG over the work budget), to be scaled up to it.
 #[wasm_bindgen]
 pub fn svg_rasterize(input: &[u8], width: u32) -> Result<Vec<u8>, JsValue> {
-    let (png, width, height) = rasterize_png(input, width).map_err(to_js)?;
+    let (png, _, _, width, height) = rasterize_png_meant(input, width).map_err(to_js)?;
     Ok(with_header(width, height, 0, false, &png))
 }

@@ -86,13 +86,21 @@ pub fn size(tree: &Tree) -> (u32, u32) {
 /// Parses, sizes and rasterises `input` to a PNG of `width` px (0: the intrinsic width), height
 /// by the aspect ratio — or narrower, down to a quarter, when drawing at that width would pass the
 /// pixel-work budget ([`fit::fit`]); the caller scales it to the width asked. The PNG is
-/// an intermediate for the raster module, so it is compressed fast rather than small.
+/// an intermediate for the raster module, so it is compressed fast rather than small. Returns
+/// the PNG and the size it was drawn at.
 pub fn rasterize_png(input: &[u8], width: u32) -> Result<(Vec<u8>, u32, u32)> {
+    rasterize_png_meant(input, width).map(|(png, width, height, _, _)| (png, width, height))
+}
+
+/// [`rasterize_png`], plus the size the image is meant to be shown at: the width asked, or with
+/// none the intrinsic width within the limits — not the narrower size an SVG over the work budget
+/// was drawn at. The caller scales the PNG to it.
+pub fn rasterize_png_meant(input: &[u8], width: u32) -> Result<(Vec<u8>, u32, u32, u32, u32)> {
     let tree = parse(input)?;
     let (src_width, src_height) = size(&tree);
     let target = if width == 0 { src_width } else { width };
-    let (width, height) = output_size(src_width, src_height, target)?;
-    let (width, height) = fit::fit(&tree, width, height)?;
+    let (meant_width, meant_height) = output_size(src_width, src_height, target)?;
+    let (width, height) = fit::fit(&tree, meant_width, meant_height)?;
     let pixels = draw(&tree, width, height)?;
     let mut out = Vec::with_capacity(pixels.len() / 4);
     let mut encoder = png::Encoder::new(&mut out, width, height);
@@ -105,7 +113,7 @@ pub fn rasterize_png(input: &[u8], width: u32) -> Result<(Vec<u8>, u32, u32)> {
     let mut writer = encoder.write_header().map_err(failed)?;
     writer.write_image_data(&pixels).map_err(failed)?;
     writer.finish().map_err(failed)?;
-    Ok((out, width, height))
+    Ok((out, width, height, meant_width, meant_height))
 }
 
 fn scale_to(tree: &Tree, width: u32, height: u32) -> Transform {
