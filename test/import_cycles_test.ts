@@ -7,37 +7,21 @@
  */
 import { deepStrictEqual, ok } from "node:assert";
 import { dirname, join, relative } from "node:path";
+import { relativeImports, typeScriptFiles } from "./support/module_imports.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 /** Folders scanned, with the folders below them that are not the project's TypeScript. */
 const SCANNED = ["src", "imagecore"];
 const SKIPPED = new Set(["imagecore/pkg", "imagecore/target", "imagecore/vendor"]);
 
-function sourceFiles(dir: string): string[] {
-  if (SKIPPED.has(relative(ROOT, dir))) return [];
-  return [...Deno.readDirSync(dir)].flatMap((entry) =>
-    entry.isDirectory
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-      ? [join(dir, entry.name)]
-      : []
-  );
-}
-
-/** Relative specifiers of the file's import and export statements (doc examples excluded). */
-function imports(file: string): string[] {
-  const code = Deno.readTextFileSync(file).split("\n")
-    .filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
-  return [...code.matchAll(/(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g)].map((m) => m[1]);
-}
-
 /** The project's import graph: each module (relative to the root) and the modules it imports. */
 function importGraph(): Map<string, string[]> {
-  const files = SCANNED.flatMap((folder) => sourceFiles(join(ROOT, folder)));
+  const skip = (dir: string) => SKIPPED.has(relative(ROOT, dir));
+  const files = SCANNED.flatMap((folder) => typeScriptFiles(join(ROOT, folder), skip));
   const known = new Set(files.map((file) => relative(ROOT, file)));
   return new Map(files.map((file) => [
     relative(ROOT, file),
-    imports(file).map((specifier) => relative(ROOT, join(dirname(file), specifier)))
+    relativeImports(file).map((specifier) => relative(ROOT, join(dirname(file), specifier)))
       .filter((target) => known.has(target)),
   ]));
 }

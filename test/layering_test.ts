@@ -13,7 +13,13 @@
  * other file of `src/`.
  */
 import { deepStrictEqual, ok } from "node:assert";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
+import {
+  allImports,
+  codeOf,
+  relativeImports as imports,
+  typeScriptFiles,
+} from "./support/module_imports.ts";
 
 const SRC = new URL("../src/", import.meta.url).pathname;
 const IMAGECORE = new URL("../imagecore/", import.meta.url).pathname;
@@ -37,30 +43,9 @@ const ENTRY_POINTS = new Set(["main.ts", "serve.ts"]);
 /** The SDK's modules every layer may import: the vocabulary the server and the SDK share. */
 const SDK_SHARED = new Set(["sdk/domain_syntax.ts", "sdk/logo_options.ts"]);
 
-function sourceFiles(dir: string, skipped = new Set<string>()): string[] {
-  return [...Deno.readDirSync(dir)].flatMap((entry) =>
-    entry.isDirectory
-      ? skipped.has(entry.name) ? [] : sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-      ? [join(dir, entry.name)]
-      : []
-  );
-}
-
-/** The file's code, doc comments and line comments left out. */
-function codeOf(file: string): string {
-  return Deno.readTextFileSync(file).split("\n")
-    .filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
-}
-
-/** Specifiers of the file's import and export statements (doc examples excluded). */
-function allImports(file: string): string[] {
-  return [...codeOf(file).matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1]);
-}
-
-/** Relative specifiers of the file's import and export statements (doc examples excluded). */
-function imports(file: string): string[] {
-  return allImports(file).filter((specifier) => /^\.\.?\//.test(specifier));
+/** imagecore's own TypeScript, its skipped folders left out. */
+function imagecoreFiles(): string[] {
+  return typeScriptFiles(IMAGECORE, (dir) => IMAGECORE_SKIPPED.has(basename(dir)));
 }
 
 function folderOf(path: string): string {
@@ -70,7 +55,7 @@ function folderOf(path: string): string {
 
 function upwardImports(): string[] {
   const found: string[] = [];
-  for (const file of sourceFiles(SRC)) {
+  for (const file of typeScriptFiles(SRC)) {
     const from = folderOf(file);
     const rank = ENTRY_POINTS.has(relative(SRC, file)) ? 7 : LAYERS[from];
     for (const specifier of imports(file)) {
@@ -89,7 +74,7 @@ function upwardImports(): string[] {
 }
 
 Deno.test("every folder of src/ has a layer", () => {
-  for (const file of sourceFiles(SRC)) {
+  for (const file of typeScriptFiles(SRC)) {
     const folder = folderOf(file);
     ok(folder === "sdk" || folder in LAYERS, `${relative(SRC, file)}: folder without a layer`);
   }
@@ -102,7 +87,7 @@ Deno.test("no module of src/ imports from a layer above its own", () => {
 /** imports of imagecore's TypeScript that leave imagecore/ for anything but the vocabulary. */
 function imagecoreUpwardImports(): string[] {
   const found: string[] = [];
-  for (const file of sourceFiles(IMAGECORE, IMAGECORE_SKIPPED)) {
+  for (const file of imagecoreFiles()) {
     for (const specifier of imports(file)) {
       const target = join(dirname(file), specifier);
       if (!target.startsWith(IMAGECORE) && target !== VOCABULARY) {
@@ -114,7 +99,7 @@ function imagecoreUpwardImports(): string[] {
 }
 
 Deno.test("imagecore imports nothing above it: its own files and the leaf vocabulary only", () => {
-  ok(sourceFiles(IMAGECORE, IMAGECORE_SKIPPED).includes(join(IMAGECORE, "mod.ts")));
+  ok(imagecoreFiles().includes(join(IMAGECORE, "mod.ts")));
   deepStrictEqual(imagecoreUpwardImports(), []);
   deepStrictEqual(allImports(VOCABULARY), [], "the vocabulary stays a leaf: it imports nothing");
   ok(!/\bDeno\./.test(codeOf(VOCABULARY)), "the vocabulary uses no Deno API");
