@@ -16,8 +16,8 @@
  * ```
  * @module
  */
-import { DEFAULT_FORMAT, type LogoFormat, type LogoTheme } from "../src/sdk/logo_options.ts";
-import { OUTPUT_FORMATS, SOURCE_FORMATS, type SourceFormat } from "./formats.ts";
+import { DEFAULT_FORMAT, type LogoTheme } from "../src/sdk/logo_options.ts";
+import { OUTPUT_FORMATS, type OutputFormat, SOURCE_FORMATS, type SourceFormat } from "./formats.ts";
 import { markupStart } from "./markup_start.ts";
 import { RENDER_SPEC } from "./render_spec.ts";
 import {
@@ -36,18 +36,19 @@ import {
   readPacked,
   type RenditionsOptions,
   type RenditionsResult,
+  type SanitizedSvg,
   unpackRenditions,
 } from "./renditions.ts";
 import * as glue from "./pkg/imagecore.js";
 import * as svgGlue from "./pkg/imagecore_svg.js";
 
-/** Formats imagecore can encode: the logo formats of `src/sdk/logo_options.ts`. */
-export type OutputFormat = LogoFormat;
+/** Formats imagecore can encode: the raster logo formats of `src/sdk/logo_options.ts`. */
+export type { OutputFormat };
 /** Background a themed logo will be shown on: the logo themes of `src/sdk/logo_options.ts`. */
 export type Theme = LogoTheme;
 export { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS, setMemoryHighWater };
 export type { EncodeEffort, SourceFormat, TransformOptions };
-export type { PackedRenditions, RenditionsOptions, RenditionsResult };
+export type { PackedRenditions, RenditionsOptions, RenditionsResult, SanitizedSvg };
 
 /** What {@link transformStages} measured: ms of each stage inside one WASM call. */
 export interface StageTimes {
@@ -207,7 +208,81 @@ export function renditionsPacked(input: Uint8Array, options: RenditionsOptions):
   }
   // A PNG as given is kept when it needs no resize; the SVG's raster is always encoded anew.
   const keepPng = source.format !== "svg";
-  return readPacked(core.call(() => glue.renditions(raster, width, widths, keepPng)), source);
+  const packed = readPacked(
+    core.call(() => glue.renditions(raster, width, widths, keepPng)),
+    source,
+  );
+  if (source.format !== "svg") return packed;
+  if (options.svg === "check") return { ...packed, svg: checkSanitizedSvg(input) };
+  const sanitized = sanitizeOrNothing(input);
+  return sanitized === undefined ? packed : { ...packed, svg: sanitized };
+}
+
+/** {@link sanitizeSvg}, or `undefined` when it refuses the document as too large or unsafe. */
+function sanitizeOrNothing(input: Uint8Array): SanitizedSvg | undefined {
+  try {
+    return sanitizeSvg(input);
+  } catch (error) {
+    const code = (error as ImageCoreError).code;
+    if (code === "too_large" || code === "unsupported_format") return undefined;
+    throw error;
+  }
+}
+
+/** The result header's size, and the body after it. */
+function sizedBody(out: Uint8Array): SanitizedSvg {
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  return { width: readU32(view, 0), height: readU32(view, 4), bytes: out.subarray(12) };
+}
+
+/**
+ * The sanitised SVG of an SVG document, served for `format=svg` (imagecore's
+ * `svg/sanitize.rs`): parsed within every budget of the SVG module, then written back from the
+ * parsed tree by usvg's own writer — so no script, event handler, `foreignObject`, link, style
+ * sheet, image or font (text is written as outlines) — and the writing checked against an allow
+ * list. Its root is `<svg viewBox="0 0 w h" width="w" height="h"`, so setting `width` and
+ * `height` scales it.
+ *
+ * @throws {ImageCoreError} as {@link probe} for a bad SVG (`corrupt`, `too_large` over a budget);
+ *   `too_large` when the document written would pass 1 MiB; `unsupported_format` when the input
+ *   is not an SVG, or when what was written falls outside the allow list (an `id` that could end
+ *   a `url(…)`).
+ * @example
+ * ```ts
+ * const svg = new TextEncoder().encode(
+ *   '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" onload="alert(1)"><rect width="20" height="10"/></svg>',
+ * );
+ * const { bytes, width, height } = sanitizeSvg(svg); // 20 × 10, no onload
+ * ```
+ */
+export function sanitizeSvg(input: Uint8Array): SanitizedSvg {
+  checkInput(input);
+  if (!isSvg(input)) {
+    throw new ImageCoreError("unsupported_format", "Cannot sanitise SVG: the input is not an SVG");
+  }
+  return sizedBody(svg.call(() => svgGlue.svg_sanitize(input)));
+}
+
+/**
+ * Checks that `input` is a sanitised document as {@link sanitizeSvg} writes them (within the
+ * budgets, at most 1 MiB, inside the writer's allow list) and returns it with its intrinsic size,
+ * `bytes` being `input` itself: what an archive import asks of a stored one.
+ *
+ * @throws {ImageCoreError} as {@link sanitizeSvg}; `unsupported_format` for anything the writer
+ *   would not have written.
+ * @example
+ * ```ts
+ * const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="1"/>');
+ * checkSanitizedSvg(sanitizeSvg(svg).bytes).width; // 2
+ * ```
+ */
+export function checkSanitizedSvg(input: Uint8Array): SanitizedSvg {
+  checkInput(input);
+  if (!isSvg(input)) {
+    throw new ImageCoreError("unsupported_format", "Cannot sanitise SVG: the input is not an SVG");
+  }
+  const { width, height } = sizedBody(svg.call(() => svgGlue.svg_check_sanitized(input)));
+  return { bytes: input, width, height };
 }
 
 /**

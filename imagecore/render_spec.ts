@@ -50,7 +50,10 @@ export interface RenderSpec {
   readonly greyscale: boolean;
   /** Page background: a logo lacking contrast on it has its lightness inverted, hue kept. */
   readonly theme: LogoTheme | undefined;
-  /** Output encoding. JPEG is flattened onto white. */
+  /**
+   * Output format. JPEG is flattened onto white; `svg` is the stored sanitised SVG, not encoded
+   * by `transform` (its WASM codec refuses it: {@link transformOptionsOf} is for the others).
+   */
   readonly format: LogoFormat;
 }
 
@@ -200,7 +203,10 @@ export const RENDER_SPEC: { readonly [K in RenderOption]: SpecOption<RenderSpec[
       OUTPUT_FORMATS,
       0,
       outputFormatCode(DEFAULT_FORMAT),
-      (format) => `Cannot encode image: unknown format "${format}"`,
+      (format) =>
+        (LOGO_FORMATS as readonly unknown[]).includes(format)
+          ? `Cannot encode image: ${format} is not a raster format (it is stored, not encoded)`
+          : `Cannot encode image: unknown format "${format}"`,
     ),
   },
 };

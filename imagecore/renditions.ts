@@ -28,6 +28,26 @@ export interface RenditionsOptions {
   sourceMaxWidth: number;
   /** Widths of the further renditions, each resized from the source rendition's pixels (≤ 8). */
   widths: readonly number[];
+  /**
+   * What an SVG source also gives as the result's `svg`: `"sanitize"` (the default), its
+   * sanitised document (`sanitizeSvg` of `mod.ts`); `"check"`, the source itself once
+   * `checkSanitizedSvg` accepts it as a sanitised document (an archive's stored one), else the
+   * call throws. A raster source ignores it.
+   */
+  svg?: "sanitize" | "check";
+}
+
+/**
+ * A sanitised SVG document (`sanitizeSvg` of `mod.ts`): UTF-8, its root `<svg viewBox="0 0 w h"
+ * width="…" height="…"`, and its intrinsic size in whole pixels.
+ */
+export interface SanitizedSvg {
+  /** The document. */
+  bytes: Uint8Array;
+  /** Intrinsic width in px (rounded up). */
+  width: number;
+  /** Intrinsic height in px (rounded up). */
+  height: number;
 }
 
 /** One rendition: a PNG. */
@@ -50,6 +70,12 @@ export interface RenditionsResult {
   height: number;
   /** The source rendition first, then one per asked width, in order. */
   images: RenditionImage[];
+  /**
+   * An SVG source's sanitised document (see {@link RenditionsOptions.svg}); absent for a raster
+   * source, or when the sanitised document would pass its size cap or could not be written
+   * safely (`sanitizeSvg`'s `too_large` and `unsupported_format`): the PNGs alone are stored.
+   */
+  svg?: SanitizedSvg;
 }
 
 /**
@@ -67,6 +93,8 @@ export interface PackedRenditions {
   bytes: Uint8Array;
   /** Width, height and byte length of each image, in order. */
   parts: { width: number; height: number; length: number }[];
+  /** As {@link RenditionsResult.svg}. */
+  svg?: SanitizedSvg;
 }
 
 /**
@@ -86,6 +114,12 @@ export function checkRenditionsOptions(options: RenditionsOptions): void {
     throw new ImageCoreError(
       "invalid_argument",
       `Cannot resize image: width must be an integer from 1 to ${LIMITS.outputSide}`,
+    );
+  }
+  if (options.svg !== undefined && options.svg !== "sanitize" && options.svg !== "check") {
+    throw new ImageCoreError(
+      "invalid_argument",
+      "Cannot render renditions: svg must be sanitize or check",
     );
   }
   if (options.widths.length > MAX_EXTRA_WIDTHS) {
@@ -141,5 +175,8 @@ export function unpackRenditions(packed: PackedRenditions): RenditionsResult {
     offset += length;
     return { bytes, width, height };
   });
-  return { format: packed.format, width: packed.width, height: packed.height, images };
+  const { format, width, height, svg } = packed;
+  return svg === undefined
+    ? { format, width, height, images }
+    : { format, width, height, images, svg };
 }

@@ -14,6 +14,13 @@ export function is_svg(input: Uint8Array | number[]): boolean;
 export function memory_bytes(): number;
 
 /**
+ * SVG module: checks that `input` is a sanitised document as `svg_sanitize` writes them
+ * ([`sanitize::check_sanitized`]: an archive import's check of a stored one), as the result
+ * header with its intrinsic size and no body.
+ */
+export function svg_check_sanitized(input: Uint8Array | number[]): Uint8Array;
+
+/**
  * SVG module: the monogram tile's SVG document for `domain`, with the first letter of `label`
  * (its brand label, in Unicode) — see [`monogram`]. Draw it with `svg_rasterize`.
  */
@@ -32,6 +39,12 @@ export function svg_probe(input: Uint8Array | number[]): Uint8Array;
 export function svg_rasterize(input: Uint8Array | number[], width: number): Uint8Array;
 
 /**
+ * SVG module: the sanitised SVG document served for `format=svg` ([`sanitize`]), as the result
+ * header (the intrinsic size, format 6 = svg) then the document in UTF-8.
+ */
+export function svg_sanitize(input: Uint8Array | number[]): Uint8Array;
+
+/**
  * Whether an allocation failed since the last call, clearing the note. Safe to call after a
  * trap: it touches one static, no stack and no heap.
  */
@@ -43,15 +56,17 @@ export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly is_svg: (a: number, b: number) => number;
     readonly memory_bytes: () => number;
+    readonly svg_check_sanitized: (a: number, b: number) => [number, number, number, number];
     readonly svg_monogram: (a: number, b: number, c: number, d: number) => [number, number];
     readonly svg_probe: (a: number, b: number) => [number, number, number, number];
     readonly svg_rasterize: (a: number, b: number, c: number) => [number, number, number, number];
+    readonly svg_sanitize: (a: number, b: number) => [number, number, number, number];
     readonly take_out_of_memory: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;
-    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __externref_table_dealloc: (a: number) => void;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __wbindgen_start: () => void;
 }
 

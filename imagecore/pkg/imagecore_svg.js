@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=1480e860070b2af50eb3220c3462bca2a22dd3e8ea329abe46c0a9eb4c680342 wasm-sha256=76c43ae5e20a9724fa6167aeda4a568de8d87e39255f2c10121907bd51e4f7e6 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=e874df5d11b0fcacb04734b2c748575213fa8fdb368e92865e91819cadd1c627 wasm-sha256=1b8fdad10e7e429f539a797c5dcba688b41e5a6efabd1fff4d00fcfdff8e35fe rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
@@ -35,6 +35,27 @@ export function memory_bytes() {
     __wbg_call_guard();
     ret = wasm.memory_bytes();
     return ret;
+}
+
+/**
+ * SVG module: checks that `input` is a sanitised document as `svg_sanitize` writes them
+ * ([`sanitize::check_sanitized`]: an archive import's check of a stored one), as the result
+ * header with its intrinsic size and no body.
+ * @param {Uint8Array | number[]} input
+ * @returns {Uint8Array}
+ */
+export function svg_check_sanitized(input) {
+    const ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.svg_check_sanitized(ptr0, len0);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    return v2;
 }
 
 /**
@@ -111,6 +132,26 @@ export function svg_rasterize(input, width) {
     var v3 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
     return v3;
+}
+
+/**
+ * SVG module: the sanitised SVG document served for `format=svg` ([`sanitize`]), as the result
+ * header (the intrinsic size, format 6 = svg) then the document in UTF-8.
+ * @param {Uint8Array | number[]} input
+ * @returns {Uint8Array}
+ */
+export function svg_sanitize(input) {
+    const ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.svg_sanitize(ptr0, len0);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    return v2;
 }
 
 /**

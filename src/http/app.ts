@@ -72,6 +72,7 @@ import {
   respondNotModified,
 } from "./respond.ts";
 import { safeLog } from "../safe_log.ts";
+import type { LogoSubstitution } from "../sdk/logo_options.ts";
 import { KeyStore } from "../store/key_store.ts";
 import { LogoStore } from "../store/logo_store.ts";
 import type { LogoChangeFeed } from "../store/logo_change_feed.ts";
@@ -163,7 +164,7 @@ interface RequestContext {
   bytes: number | undefined;
   audience: CacheAudience;
   readonly cachePolicy: CachePolicy;
-  fallback: "monogram" | undefined;
+  fallback: LogoSubstitution[] | undefined;
 }
 
 /** Builds the application from its dependencies. Opens nothing; starts no timers. */
@@ -284,7 +285,11 @@ export function createApp(deps: AppDeps): App {
       observation.step("resolve");
       const logo = await resolve(parsed.domain).catch(monogramOnMiss(parsed.options));
       context.servedDomain = logo?.domain;
-      if (logo === null) context.fallback = "monogram";
+      const substituted = logo === null
+        ? (parsed.options.format === "svg" ? "png" : undefined)
+        : renderer.substitution(logo.record, parsed.options);
+      if (logo === null) context.fallback = ["monogram"];
+      if (substituted !== undefined) (context.fallback ??= []).push(substituted);
       // 6 render (not needed when the client's copy is current)
       observation.step("render");
       const etag = logo === null

@@ -75,7 +75,9 @@ export function createMonogramRenderer(
     // Coloured by the registrable domain, so www.example.com and example.com get one tile.
     const registrable = lookupChain(domain).at(-1) ?? domain;
     const label = monogramLabel(domain);
-    const transformOptions = transformOptionsOf(options);
+    // A tile is drawn as a PNG for `format=svg` too (marked `png` as well as `monogram`).
+    const drawn = options.format === "svg" ? { ...options, format: "png" as const } : options;
+    const transformOptions = transformOptionsOf(drawn);
     const out =
       await (imaging.monogram
         ? imaging.monogram(label, registrable, transformOptions)

@@ -11,6 +11,13 @@
  *   honoured), unless that rendition already is the answer. A full render queue or a render past
  *   its deadline answers `503` with `Retry-After` ({@link renderUnavailable}); any other render
  *   failure on our own rendition is the server's fault, a logged `500`.
+ * - `format=svg` answers the stored sanitised SVG (`SVG_RENDITION`, `src/store/logo_ingest.ts`)
+ *   with its root's `width` and `height` set to the size asked (height by the aspect ratio, as a
+ *   raster's): no render, no worker. With `greyscale` or `theme` it is recoloured by `themeSvg`
+ *   when the renderer has one ({@link RendererOptions.themeSvg}). A logo with no sanitised SVG (a
+ *   raster source, or one stored before recipe 3), or a recolouring asked of a renderer without
+ *   `themeSvg`, answers the PNG of the same options instead, marked as the substitution `png`
+ *   ({@link Renderer.substitution}, sent as `X-Logo-Fallback: png`).
  * - Results live in a {@link VariantCache} keyed by the ETag; identical concurrent misses render
  *   once. Source renditions read from KV are cached too, under their own budget.
  *
@@ -40,8 +47,15 @@ import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { ImageCoreError } from "../../imagecore/mod.ts";
 import { HttpError } from "../http_error.ts";
 import { guardKv } from "../kv_unavailable.ts";
-import { IN_PROCESS } from "../store/logo_ingest.ts";
-import { CONTENT_TYPES, DEFAULT_SIZE } from "../sdk/logo_options.ts";
+import { IN_PROCESS, SVG_RENDITION } from "../store/logo_ingest.ts";
+import {
+  CONTENT_TYPES,
+  DEFAULT_SIZE,
+  type LogoSubstitution,
+  type LogoTheme,
+} from "../sdk/logo_options.ts";
+import { outputSize } from "../../imagecore/output_size.ts";
+import { sizeSanitizedSvg } from "../../imagecore/sanitized_svg.ts";
 import {
   isDefaultSpec,
   type RenderSpec,
@@ -78,6 +92,11 @@ export interface RendererOptions {
   log?: (message: string, error?: unknown) => void;
   /** Where imagecore renders: the render pool; default in this isolate (`IN_PROCESS`). */
   imaging?: ImageWork;
+  /**
+   * Recolours a sanitised SVG for `greyscale` and `theme` (`themeSvg` of `imagecore/svg_theme.ts`);
+   * without it such `format=svg` requests answer the PNG, marked `png`.
+   */
+  themeSvg?: (svg: string, options: { greyscale: boolean; theme: LogoTheme | undefined }) => string;
 }
 
 /** The render step. */
@@ -91,6 +110,11 @@ export interface Renderer {
    * when KV fails.
    */
   render(record: LogoRecord, options: LogoOptions, etag?: string): Promise<TaggedVariant>;
+  /**
+   * What the answer to `options` for `record` substitutes for what was asked (sent as
+   * `X-Logo-Fallback`, on its 304 too): `png` for a `format=svg` answered with the PNG.
+   */
+  substitution(record: LogoRecord, options: LogoOptions): LogoSubstitution | undefined;
 }
 
 /**
@@ -108,6 +132,10 @@ export interface RenderPlan {
   readonly rendition: Rendition;
   /** Whether the rendition's bytes are the answer, with no decoding. */
   readonly asStored: boolean;
+  /** Whether the answer is the rendition, a sanitised SVG, sized (and recoloured) as asked. */
+  readonly svg?: true;
+  /** `png`: `format=svg` was asked, the PNG of the same options answers. */
+  readonly substitution?: "png";
 }
 
 /** Whether `options` are the defaults (128 px PNG, no greyscale, no theme). */
@@ -116,12 +144,26 @@ export function isDefaultRequest(options: RenderSpec): boolean {
 }
 
 /**
- * Picks the rendition: `default` for a default request; otherwise the smallest at least as wide
- * as `options.size`, else the widest.
+ * Picks the rendition. `format=svg`: the sanitised SVG when the record has one (and, for
+ * `greyscale` or `theme`, `recolours`), else the PNG of the same options as a substitution.
+ * Otherwise `default` for a default request, else the smallest raster at least as wide as
+ * `options.size`, else the widest.
  *
- * @throws {Error} when the record has no rendition at all (a corrupt record: a 500).
+ * @throws {Error} when the record has no raster rendition at all (a corrupt record: a 500).
  */
-export function planRender(record: LogoRecord, options: RenderSpec): RenderPlan {
+export function planRender(record: LogoRecord, options: RenderSpec, recolours = false): RenderPlan {
+  if (options.format === "svg") {
+    const svg = record.renditions[SVG_RENDITION];
+    const plain = !options.greyscale && options.theme === undefined;
+    if (svg !== undefined && (plain || recolours)) {
+      return { rendition: svg, asStored: false, svg: true };
+    }
+    return { ...planRaster(record, { ...options, format: "png" }), substitution: "png" };
+  }
+  return planRaster(record, options);
+}
+
+function planRaster(record: LogoRecord, options: RenderSpec): RenderPlan {
   const renditions = record.renditions;
   if (isDefaultRequest(options) && renditions.default !== undefined) {
     return { rendition: renditions.default, asStored: true };
@@ -129,6 +171,7 @@ export function planRender(record: LogoRecord, options: RenderSpec): RenderPlan 
   let best: Rendition | undefined;
   for (const name in renditions) {
     const candidate = renditions[name];
+    if (name === SVG_RENDITION) continue;
     if (best === undefined) {
       best = candidate;
     } else if (candidate.width >= options.size) {
@@ -182,12 +225,29 @@ export function createRenderer(options: RendererOptions): Renderer {
   const variants = options.variants ?? new VariantCache<TaggedVariant>();
   const sources = options.sources ?? new VariantCache({ maxBytes: DEFAULT_SOURCE_CACHE_BYTES });
   const imaging = options.imaging ?? IN_PROCESS;
+  const recolour = options.themeSvg;
+  const plan = (record: LogoRecord, opts: LogoOptions) =>
+    planRender(record, opts, recolour !== undefined);
 
   async function readRendition(rendition: Rendition): Promise<Uint8Array> {
     const bytes = rendition.data ?? await guardKv(() => logos.readRendition(rendition), { log });
     // The record was read a moment ago but its bytes are gone: the logo was just removed.
     if (bytes === null) throw logoNotFound();
     return bytes;
+  }
+
+  /** The stored sanitised SVG, sized and recoloured as asked. */
+  function sizedSvg(document: Uint8Array, rendition: Rendition, opts: LogoOptions, etag: string) {
+    const { width, height } = outputSize(rendition.width, rendition.height, opts.size);
+    let svg = document;
+    if (opts.greyscale || opts.theme !== undefined) {
+      const { greyscale, theme } = opts;
+      svg = new TextEncoder().encode(
+        recolour!(new TextDecoder().decode(svg), { greyscale, theme }),
+      );
+    }
+    const bytes = sizeSanitizedSvg(svg, width, height);
+    return { bytes, contentType: CONTENT_TYPES.svg, etag, width, height };
   }
 
   async function produce(plan: RenderPlan, opts: LogoOptions, etag: string) {
@@ -199,8 +259,10 @@ export function createRenderer(options: RendererOptions): Renderer {
       bytes: await readRendition(plan.rendition),
       contentType: plan.rendition.type,
     }));
+    if (plan.svg) return sizedSvg(source.bytes, plan.rendition, opts, etag);
+    const asked = plan.substitution === "png" ? { ...opts, format: "png" as const } : opts;
     // A worker gets a copy of the cached source: transferring it would empty the cache's entry.
-    const out = await imaging.transform(source.bytes, transformOptionsOf(opts)).catch((error) => {
+    const out = await imaging.transform(source.bytes, transformOptionsOf(asked)).catch((error) => {
       throw renderUnavailable(error) ?? error;
     });
     const { width, height } = out;
@@ -209,13 +271,16 @@ export function createRenderer(options: RendererOptions): Renderer {
 
   return {
     tag(record, opts) {
-      return variantTag(planRender(record, opts), opts);
+      return variantTag(plan(record, opts), opts);
     },
     render(record, opts, etag) {
-      const tag = etag ?? variantTag(planRender(record, opts), opts);
+      const tag = etag ?? variantTag(plan(record, opts), opts);
       const cached = variants.get(tag);
       if (cached !== undefined) return Promise.resolve(cached);
-      return variants.getOrCreate(tag, () => produce(planRender(record, opts), opts, tag));
+      return variants.getOrCreate(tag, () => produce(plan(record, opts), opts, tag));
+    },
+    substitution(record, opts) {
+      return opts.format === "svg" ? plan(record, opts).substitution : undefined;
     },
   };
 }

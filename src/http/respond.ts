@@ -7,7 +7,8 @@
  *   `private, max-age=86400` for a secret or allowlisted one), strong `ETag`,
  *   `X-RateLimit-Limit/Remaining/Reset`, `X-Logo-Domain`, `X-Logo-Width`/`X-Logo-Height` (the
  *   image's dimensions in px, so a client need not parse the image), `X-Content-Type-Options:
- *   nosniff`, CORS.
+ *   nosniff`, CORS; `X-Logo-Fallback` listing what was substituted (`monogram`, `png`). An SVG
+ *   (`format=svg`) also gets {@link SVG_CONTENT_SECURITY_POLICY}.
  *   `HEAD` sends the same headers and no body.
  * - 304: the same caching, rate-limit and CORS headers as the 200 it revalidates, no body.
  * - Errors: the plain-text body of the `HttpError`, its extra headers, an explicit
@@ -34,6 +35,18 @@ import type { Log } from "../safe_log.ts";
 import { HttpError } from "../http_error.ts";
 import type { RateLimitDecision } from "../limits/rate_limiter.ts";
 import type { TaggedVariant } from "./render_variant.ts";
+import { CONTENT_TYPES, type LogoSubstitution } from "../sdk/logo_options.ts";
+
+/**
+ * The `Content-Security-Policy` of every SVG answer, for when it is opened as a document (a tab,
+ * an `<iframe>`, an `<object>`; as an `<img>` a browser runs nothing and loads nothing anyway):
+ * `default-src 'none'` lets it fetch nothing — no script, style sheet, font, image or
+ * connection; `style-src 'unsafe-inline'` keeps the `style` attributes the sanitiser writes
+ * (blend modes, isolation) working; `sandbox` without `allow-scripts` forbids scripts outright
+ * and gives the document an opaque origin, so even a script that escaped the sanitiser could not
+ * run or reach this origin's cookies or storage.
+ */
+export const SVG_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /** What a response needs to know about the request besides its result. */
 export interface ResponseContext {
@@ -53,10 +66,10 @@ export interface ResponseContext {
   /** The `Cache-Control` values; default {@link DEFAULT_CACHE_POLICY}. */
   readonly cachePolicy?: CachePolicy;
   /**
-   * Set when the image is a fallback (`monogram`): sent as `X-Logo-Fallback`, with the monogram's
-   * shorter `Cache-Control`.
+   * What the image substitutes for what was asked (`monogram`, `png`): sent as `X-Logo-Fallback`
+   * (comma-separated); a monogram gets the monogram's shorter `Cache-Control`.
    */
-  readonly fallback?: "monogram";
+  readonly fallback?: readonly LogoSubstitution[];
 }
 
 /** Most prepared 200 responses kept per variant (per served domain, CORS origin and caching). */
@@ -106,7 +119,9 @@ function commonHeaders(context: ResponseContext, cacheControl: string): [string,
   }
   headers.push(["cache-control", cacheControl], ["x-content-type-options", "nosniff"]);
   if (context.servedDomain !== undefined) headers.push(["x-logo-domain", context.servedDomain]);
-  if (context.fallback !== undefined) headers.push(["x-logo-fallback", context.fallback]);
+  if (context.fallback !== undefined && context.fallback.length > 0) {
+    headers.push(["x-logo-fallback", context.fallback.join(", ")]);
+  }
   return headers;
 }
 
@@ -122,7 +137,9 @@ function rateLimitHeaders(headers: [string, string][], quota: RateLimitDecision 
 function imageCacheControl(context: ResponseContext): string {
   const policy = context.cachePolicy ?? DEFAULT_CACHE_POLICY;
   const audience = context.audience ?? "private";
-  return context.fallback === undefined ? policy.image(audience) : policy.monogram(audience);
+  return context.fallback?.includes("monogram")
+    ? policy.monogram(audience)
+    : policy.image(audience);
 }
 
 function imageHeaders(
@@ -137,6 +154,9 @@ function imageHeaders(
     ["x-logo-width", String(variant.width)],
     ["x-logo-height", String(variant.height)],
   );
+  if (variant.contentType === CONTENT_TYPES.svg) {
+    headers.push(["content-security-policy", SVG_CONTENT_SECURITY_POLICY]);
+  }
   // A GET's Content-Length is set by Deno.serve from the body; a HEAD has no body to count.
   if (context.method === "HEAD") {
     headers.push(["content-length", String(variant.bytes.byteLength)]);
@@ -165,7 +185,7 @@ export function respondImage(variant: TaggedVariant, context: ResponseContext): 
   }
   const templateKey = `${cacheControl} ${context.servedDomain ?? ""} ${
     context.allowedOrigin ?? "*"
-  }`;
+  } ${context.fallback ?? ""}`;
   let template = prepared.byKey.get(templateKey);
   if (template === undefined) {
     if (prepared.byKey.size >= TEMPLATES_PER_VARIANT) prepared.byKey.clear();

@@ -27,14 +27,18 @@
  * @module
  */
 
-/** Image encodings a logo can be answered in. */
-export const LOGO_FORMATS = ["png", "webp", "jpeg"] as const;
+/**
+ * Image formats a logo can be answered in: three raster encodings, and `svg`, the sanitised SVG
+ * stored when the logo's source is an SVG (sent as stored, sized by its `width`/`height`; a logo
+ * without one answers its PNG, marked `X-Logo-Fallback: png`).
+ */
+export const LOGO_FORMATS = ["png", "webp", "jpeg", "svg"] as const;
 
 /** One of {@link LOGO_FORMATS}. */
 export type LogoFormat = typeof LOGO_FORMATS[number];
 
 /** Format when none is asked for. */
-export const DEFAULT_FORMAT: LogoFormat = "png";
+export const DEFAULT_FORMAT = "png" as const;
 
 /**
  * Every spelling of a format the `format` query parameter accepts (after lowercasing): the
@@ -45,6 +49,7 @@ export const FORMAT_SPELLINGS: Readonly<Record<string, LogoFormat>> = Object.fre
   webp: "webp",
   jpeg: "jpeg",
   jpg: "jpeg",
+  svg: "svg",
 });
 
 /** Exact `Content-Type` of each format. */
@@ -52,6 +57,7 @@ export const CONTENT_TYPES: Readonly<Record<LogoFormat, string>> = Object.freeze
   png: "image/png",
   webp: "image/webp",
   jpeg: "image/jpeg",
+  svg: "image/svg+xml",
 });
 
 /**
@@ -142,7 +148,7 @@ export function sizeRule(maxSize: number): string {
 /** The rule `theme` must follow: `"must be light or dark"`. */
 export const THEME_RULE: string = `must be ${oneOf(LOGO_THEMES)}`;
 
-/** The rule `format` must follow: `"must be png, webp or jpeg"`. */
+/** The rule `format` must follow: `"must be png, webp, jpeg or svg"`. */
 export const FORMAT_RULE: string = `must be ${oneOf(LOGO_FORMATS)}`;
 
 /**
@@ -185,3 +191,31 @@ export function isLogoFallback(value: unknown): value is LogoFallback {
 
 /** The rule `fallback` must follow: `"must be 404 or monogram"`. */
 export const FALLBACK_RULE: string = `must be ${oneOf(LOGO_FALLBACKS)}`;
+
+/**
+ * What the `X-Logo-Fallback` header of a `200` can name, a comma-separated list of every
+ * substitution the answer made: `monogram`, no logo was found and a letter tile was drawn
+ * (`fallback=monogram`); `png`, `format=svg` was asked but the logo has no sanitised SVG (its
+ * source is a raster image, or it was stored before SVG sources kept one), so its PNG was sent.
+ */
+export const LOGO_SUBSTITUTIONS = ["monogram", "png"] as const;
+
+/** One of {@link LOGO_SUBSTITUTIONS}. */
+export type LogoSubstitution = typeof LOGO_SUBSTITUTIONS[number];
+
+/**
+ * The substitutions an `X-Logo-Fallback` value names, in its order; unknown names are skipped.
+ *
+ * @example
+ * ```ts
+ * import { parseSubstitutions } from "./logo_options.ts";
+ * parseSubstitutions("monogram, png"); // ["monogram", "png"]
+ * parseSubstitutions(null);            // []
+ * ```
+ */
+export function parseSubstitutions(header: string | null): LogoSubstitution[] {
+  if (header === null) return [];
+  return header.split(",").map((name) => name.trim()).filter((name): name is LogoSubstitution =>
+    (LOGO_SUBSTITUTIONS as readonly string[]).includes(name)
+  );
+}

@@ -52,3 +52,4 @@ export {
   MAX_SIZE,
 } from "./options.ts";
 export type { LogoMetadata, RateLimitState } from "./response.ts";
+export type { LogoSubstitution } from "./logo_options.ts";

@@ -80,7 +80,10 @@ export interface LogoOptions {
   greyscale?: boolean;
   /** Make a variant for a `light` or `dark` background. */
   theme?: LogoTheme;
-  /** Image format: `png` (default), `webp` or `jpeg`. */
+  /**
+   * Image format: `png` (default), `webp`, `jpeg`, or `svg` — the logo's sanitised SVG when its
+   * source is one, else its PNG (the result's `fallback` is then `"png"`).
+   */
   format?: LogoFormat;
   /**
    * Whether a parent domain's logo may answer for a subdomain (the server tries the exact domain,

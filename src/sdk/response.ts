@@ -15,6 +15,7 @@ import {
   UnauthorizedError,
 } from "./errors.ts";
 import { type ImageSize, readImageSize } from "./image_size.ts";
+import { type LogoSubstitution, parseSubstitutions } from "./logo_options.ts";
 import { parseRetryAfter } from "./retry.ts";
 
 /**
@@ -68,10 +69,14 @@ export interface LogoMetadata {
   /** Rate-limit state of the key after this request; undefined if the server sent none. */
   rateLimit: RateLimitState | undefined;
   /**
-   * `"monogram"` when no logo was found and the server answered a letter tile instead (asked
-   * with `fallback: "monogram"`; server header `X-Logo-Fallback`); undefined for a real logo.
+   * What the answer substitutes for what was asked (server header `X-Logo-Fallback`), the
+   * first-named: `"monogram"` when no logo was found and the server answered a letter tile
+   * instead (asked with `fallback: "monogram"`), else `"png"` when `format: "svg"` was asked but
+   * the logo has no SVG and its PNG came; undefined for the logo as asked.
    */
-  fallback: "monogram" | undefined;
+  fallback: LogoSubstitution | undefined;
+  /** Every substitution the server named, in its order (`[]` for none): `["monogram", "png"]`. */
+  substitutions: LogoSubstitution[];
 }
 
 /**
@@ -88,12 +93,14 @@ export function readHeaders(
   headers: Headers,
   requested: string,
 ): Omit<LogoMetadata, "width" | "height"> {
+  const substitutions = parseSubstitutions(headers.get("x-logo-fallback"));
   return {
     contentType: headers.get("content-type") ?? "application/octet-stream",
     servedDomain: headers.get("x-logo-domain") ?? requested,
     etag: headers.get("etag") ?? undefined,
     rateLimit: readRateLimit(headers),
-    fallback: headers.get("x-logo-fallback") === "monogram" ? "monogram" : undefined,
+    fallback: substitutions[0],
+    substitutions,
   };
 }
 

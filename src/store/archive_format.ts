@@ -146,7 +146,8 @@ function parseLogo(v: Record<string, unknown>, at: string): ArchiveEntry {
         `${at}: rendition ${name} is ${bytes.length} bytes, not ${rendition.bytes}`,
       );
     }
-    checkPng(bytes, rendition, `${at}: rendition ${name}`);
+    if (rendition.type === SVG_TYPE) checkSvgStart(bytes, `${at}: rendition ${name}`);
+    else checkPng(bytes, rendition, `${at}: rendition ${name}`);
   }
   const used = new Set(Object.values(record.renditions).map((r) => r.hash));
   for (const hash of blobs.keys()) {
@@ -175,6 +176,18 @@ export async function checkLogoBlobs(
 }
 
 /** A PNG whose header (IHDR) says the rendition's width and height. */
+/** The type of a sanitised SVG rendition (`SVG_RENDITION` of `logo_ingest.ts`). */
+const SVG_TYPE = "image/svg+xml";
+/** How every sanitised SVG opens (imagecore's `svg/sanitize.rs`). */
+const SVG_START = new TextEncoder().encode('<svg viewBox="');
+
+/** The reader's cheap check of a sanitised SVG; the import checks all of it (`archive_images.ts`). */
+function checkSvgStart(bytes: Uint8Array, at: string): void {
+  if (!SVG_START.every((b, i) => bytes[i] === b)) {
+    throw new ArchiveError(`${at} is not a sanitised SVG`);
+  }
+}
+
 function checkPng(bytes: Uint8Array, rendition: Rendition, at: string): void {
   const isPng = bytes.length >= 24 && PNG_SIGNATURE.every((b, i) => bytes[i] === b);
   if (!isPng || rendition.type !== "image/png") throw new ArchiveError(`${at} is not a PNG`);

@@ -6,11 +6,15 @@
  * - **the recipe** ({@link checkRecipe}): the record's renditions are those `logo add` makes with
  *   its recipe (`logo_ingest.ts`: `source` at most 1200 px wide and never upscaled, `default` 128
  *   px wide from it, and for recipe 1 a 256-px `mid` when the source is wider), each with the size
- *   imagecore gives them (`geometry.rs`: height = round(width × H / W), at most 4096 px);
+ *   imagecore gives them (`geometry.rs`: height = round(width × H / W), at most 4096 px); from
+ *   recipe 3 an SVG source's record may also hold `svg`, its sanitised SVG at the source's size;
  * - **the pixels** ({@link ArchiveImages.verify}): imagecore decodes every image — in `imaging`,
  *   an image pool's worker for an operator's file, bounded in time and memory like `logo add` —
  *   and it must be a PNG whose decoded size is the record's. A server renders other sizes from
- *   these images, so an image that does not decode would otherwise be a `500` when served.
+ *   these images, so an image that does not decode would otherwise be a `500` when served. An
+ *   `svg` must be a document imagecore's sanitiser could have written (`checkSanitizedSvg`: its
+ *   budgets, its size cap and the writer's allow list), at the record's size: it is served to
+ *   browsers as it is, so an archive cannot carry a script in one.
  *
  * Pass 2 reads the file again: {@link ArchiveImages.verified} makes sure each image it writes is
  * one pass 1 decoded, at the size pass 1 saw.
@@ -29,6 +33,7 @@
  */
 import type { ImageWork } from "../../imagecore/image_pool.ts";
 import { ImageCoreError, LIMITS, type RenditionsResult } from "../../imagecore/mod.ts";
+import { outputSize } from "../../imagecore/output_size.ts";
 import { CONTENT_TYPES } from "../sdk/logo_options.ts";
 import { ArchiveError } from "./archive_records.ts";
 import {
@@ -37,6 +42,7 @@ import {
   PIPELINE_VERSION,
   SOURCE_MAX_WIDTH,
   SOURCE_MIME,
+  SVG_RENDITION,
 } from "./logo_ingest.ts";
 import type { LogoRecord, Rendition } from "./logo_store.ts";
 
@@ -51,30 +57,7 @@ export interface LogoEntry {
   blobs: ReadonlyMap<string, Uint8Array>;
 }
 
-/**
- * imagecore's size for `width` of a `srcWidth`×`srcHeight` image (`output_size` of imagecore's
- * `geometry.rs`): height = round(width × H / W), halves up, at least 1; a source too tall for
- * 4096 px at that width is narrowed to the widest width that fits.
- */
-export function outputSize(
-  srcWidth: number,
-  srcHeight: number,
-  width: number,
-): { width: number; height: number } {
-  const max = BigInt(LIMITS.outputSide);
-  const [w, h] = [BigInt(srcWidth), BigInt(srcHeight)];
-  const heightFor = (x: bigint) => {
-    const height = (2n * x * h + w) / (2n * w);
-    return height < 1n ? 1n : height;
-  };
-  let out = BigInt(width);
-  if (heightFor(out) > max) {
-    const widest = ((2n * max + 1n) * w - 1n) / (2n * h);
-    out = widest < 1n ? 1n : widest > out ? out : widest;
-  }
-  const height = heightFor(out);
-  return { width: Number(out), height: Number(height > max ? max : height) };
-}
+export { outputSize };
 
 /**
  * Checks that `record`'s renditions are those `logo add` makes (see the module documentation).
@@ -92,11 +75,13 @@ export function checkRecipe(record: LogoRecord, at: string): void {
   if (!Object.values(SOURCE_MIME).includes(record.type)) {
     throw refuse(`its source type "${record.type}" is not one logo add takes`);
   }
-  const { source, default: small, ...others } = record.renditions;
+  const { source, default: small, [SVG_RENDITION]: svg, ...others } = record.renditions;
   if (source === undefined) throw refuse("it has no source image");
   for (const [name, rendition] of Object.entries(record.renditions)) {
+    if (rendition === svg) continue;
     if (rendition.type !== CONTENT_TYPES.png) throw refuse(`the ${name} image is not a PNG`);
   }
+  if (svg !== undefined) checkSvgRecipe(record, svg, refuse);
   const widest = Math.min(record.width, SOURCE_MAX_WIDTH);
   if (source.width < 1 || source.width > widest || source.height < 1) {
     throw refuse(
@@ -125,6 +110,19 @@ export function checkRecipe(record: LogoRecord, at: string): void {
     throw refuse(
       `rendition "${extra[0]}" is not one logo add makes (source, default` +
         `${record.pipeline === 1 ? ", and mid when the source is wider than 256 px" : ""})`,
+    );
+  }
+}
+
+/** The `svg` rendition: recipe 3 on, an SVG source's, the source's size, a sanitised SVG. */
+function checkSvgRecipe(record: LogoRecord, svg: Rendition, refuse: (why: string) => Error) {
+  if (record.pipeline < 3 || record.type !== SOURCE_MIME.svg) {
+    throw refuse(`rendition "${SVG_RENDITION}" is made from SVG sources only, from recipe 3`);
+  }
+  if (svg.type !== SOURCE_MIME.svg) throw refuse(`the ${SVG_RENDITION} image is not an SVG`);
+  if (svg.width !== record.width || svg.height !== record.height) {
+    throw refuse(
+      `the ${SVG_RENDITION} image is ${size(svg)}, not the ${record.width}×${record.height} source`,
     );
   }
 }
@@ -177,6 +175,7 @@ export class ArchiveImages {
   }
 
   async #decode(bytes: Uint8Array, rendition: Rendition, what: string): Promise<void> {
+    if (rendition.type === SOURCE_MIME.svg) return await this.#checkSvg(bytes, rendition, what);
     let made: RenditionsResult;
     try {
       // Every pixel decoded, then resized to 1 px wide and that encoded: at the image's own width
@@ -196,6 +195,27 @@ export class ArchiveImages {
       );
     }
     // Decoded upright: an EXIF orientation would turn it (logo add never stores one so).
+    this.#checkUpright(made, rendition, what);
+  }
+
+  async #checkSvg(bytes: Uint8Array, rendition: Rendition, what: string): Promise<void> {
+    let made: RenditionsResult;
+    try {
+      made = await this.#imaging.renditions(bytes, { sourceMaxWidth: 1, widths: [], svg: "check" });
+    } catch (error) {
+      if (!(error instanceof ImageCoreError)) throw error;
+      throw new ArchiveError(`${what} is not a sanitised SVG (${error.message})`, "import");
+    }
+    if (made.svg === undefined) throw new ArchiveError(`${what} is not an SVG`, "import");
+    if (made.svg.width !== rendition.width || made.svg.height !== rendition.height) {
+      throw new ArchiveError(
+        `${what} is ${size(made.svg)}, not the ${size(rendition)} its record says`,
+        "import",
+      );
+    }
+  }
+
+  #checkUpright(made: RenditionsResult, rendition: Rendition, what: string): void {
     const upright = outputSize(rendition.width, rendition.height, 1);
     if (made.images[0].width !== upright.width || made.images[0].height !== upright.height) {
       throw new ArchiveError(`${what} is turned by an EXIF orientation`, "import");

@@ -13,9 +13,17 @@
  * - `default`: exactly the body of `GET /{domain}?token=…` with no options,
  *   `transform(source, { width: 128 })`.
  *
- * Recipe 1 also stored a 256-px `mid`; recipe 2 (this one) does not: it was 31 % of the bytes
- * stored and served only requests from 129 to 256 px wide (docs/operate/ingestion.md has the measurements).
- * Records made by recipe 1 keep it until `logo rerender` (or a new `put`) replaces them.
+ * When the source is an SVG, recipe 3 (this one) also stores `svg`: its sanitised SVG
+ * (`sanitizeSvg` of `imagecore/mod.ts`, written in the same job), which `format=svg` answers. An
+ * SVG whose sanitised document would pass 1 MiB, or could not be written safely, is stored with
+ * its PNGs alone, as is every raster source.
+ *
+ * Recipe 1 also stored a 256-px `mid`; recipe 2 does not: it was 31 % of the bytes stored and
+ * served only requests from 129 to 256 px wide (docs/operate/ingestion.md has the measurements).
+ * Records made by recipe 1 keep it until `logo rerender` (or a new `put`) replaces them. Records of
+ * SVG sources made by recipes 1 and 2 have no `svg` and never will from `logo rerender`, which has
+ * only their PNG source: a new `put` of the SVG (the same bytes are re-ingested, the recipe being
+ * older) stores it.
  *
  * Where imagecore runs is passed in: untrusted bytes (discovery, `logo add`, `logo import`) go to
  * an image pool (`imagecore/image_pool.ts`), whose workers are bounded in time and memory;
@@ -44,9 +52,13 @@ export const DEFAULT_WIDTH: number = DEFAULT_SIZE;
 /**
  * Version of the rendition recipe. A record made by an older recipe is re-ingested by the next
  * `put` of the same bytes instead of being skipped as unchanged, and re-rendered from its stored
- * source by `logo rerender`. 2: no `mid`, renditions from one decode.
+ * source by `logo rerender`. 2: no `mid`, renditions from one decode. 3: an SVG source's
+ * sanitised `svg`.
  */
-export const PIPELINE_VERSION = 2;
+export const PIPELINE_VERSION = 3;
+
+/** Name of the sanitised SVG rendition of an SVG source (recipe 3). */
+export const SVG_RENDITION = "svg";
 
 /** MIME type of each source format imagecore decodes (imagecore's format registry). */
 export { SOURCE_MIME };
@@ -72,7 +84,7 @@ export const IN_PROCESS: ImageWork = Object.freeze({
 export interface PreparedRendition {
   /** SHA-256 hex of `bytes`. */
   hash: string;
-  /** MIME type of `bytes` (always `image/png`). */
+  /** MIME type of `bytes`: `image/png`, or `image/svg+xml` for {@link SVG_RENDITION}. */
   type: string;
   /** Width in px. */
   width: number;
@@ -92,8 +104,33 @@ export interface PreparedLogo {
   width: number;
   /** Source height in px. */
   height: number;
-  /** `source` and `default`. */
+  /** `source` and `default`, and {@link SVG_RENDITION} for an SVG source. */
   renditions: Record<string, PreparedRendition>;
+}
+
+async function prepared(
+  image: { bytes: Uint8Array; width: number; height: number },
+  type: string,
+): Promise<PreparedRendition> {
+  const { bytes, width, height } = image;
+  return { hash: await sha256Hex(bytes), type, width, height, bytes };
+}
+
+/**
+ * The sanitised SVG of a stored one (`logo rerender`): written again by the current sanitiser
+ * from the stored document (the source as given is not kept), in `imaging`; `undefined` when the
+ * sanitiser now refuses it.
+ *
+ * @throws {ImageCoreError} when imagecore refuses the stored document outright (a store damaged
+ *   by hand).
+ */
+export async function resanitizeSvg(
+  stored: Uint8Array,
+  imaging: ImageWork = IN_PROCESS,
+): Promise<PreparedRendition | undefined> {
+  // Drawn 1 px wide, the cheapest raster the call makes alongside.
+  const made = await imaging.renditions(stored, { sourceMaxWidth: 1, widths: [] });
+  return made.svg === undefined ? undefined : await prepared(made.svg, SOURCE_MIME.svg);
 }
 
 /**
@@ -114,14 +151,9 @@ export async function prepareLogo(
   const [source, defaultImage] = made.images;
   const renditions: Record<string, PreparedRendition> = {};
   for (const [name, image] of [["source", source], ["default", defaultImage]] as const) {
-    renditions[name] = {
-      hash: await sha256Hex(image.bytes),
-      type: CONTENT_TYPES.png,
-      width: image.width,
-      height: image.height,
-      bytes: image.bytes,
-    };
+    renditions[name] = await prepared(image, CONTENT_TYPES.png);
   }
+  if (made.svg !== undefined) renditions[SVG_RENDITION] = await prepared(made.svg, SOURCE_MIME.svg);
   return {
     hash: await sha256Hex(bytes),
     type: SOURCE_MIME[made.format],

@@ -28,7 +28,13 @@ import { blobHashes, isCurrentLayout, layOut } from "./inline_rendition.ts";
 import { logoKey, LOGOS_PREFIX } from "./keyspace.ts";
 import { markLogoChanged } from "./logo_changes.ts";
 import type { ImageWork } from "../../imagecore/image_pool.ts";
-import { PIPELINE_VERSION, type PreparedRendition, prepareLogo } from "./logo_ingest.ts";
+import {
+  PIPELINE_VERSION,
+  type PreparedRendition,
+  prepareLogo,
+  resanitizeSvg,
+  SVG_RENDITION,
+} from "./logo_ingest.ts";
 import { sha256Hex } from "./sha256.ts";
 import type { LogoRecord, Rendition } from "./logo_record.ts";
 
@@ -105,7 +111,9 @@ export class LogoStore {
    * Re-renders the logo of `domain` from its stored `source` rendition with the current recipe
    * (`PIPELINE_VERSION`), in one atomic commit like `put`: a reader sees the old renditions or
    * the new ones. Without `all`, a record already made by the current recipe is left alone
-   * (`current`), so a second run skips what the first did. The record keeps its source facts
+   * (`current`), so a second run skips what the first did. A stored sanitised SVG
+   * (`SVG_RENDITION`) is sanitised again from itself by the current sanitiser (and dropped if it
+   * now refuses it); a record without one gets none. The record keeps its source facts
    * (`hash`, `type`, size, `source`); `updatedAt` is the time of the re-render. A record changed
    * or removed while its renditions were made is left as the change left it (`changed`,
    * `missing`).
@@ -125,6 +133,15 @@ export class LogoStore {
     const sourceBytes = from === undefined ? null : await this.readRendition(from);
     if (sourceBytes === null) return (await this.get(domain)) === null ? "missing" : "changed";
     const prepared = await prepareLogo(sourceBytes, this.#imaging);
+    const svg = first.renditions[SVG_RENDITION];
+    const svgBytes = svg === undefined ? null : await this.readRendition(svg);
+    if (svg !== undefined && svgBytes === null) {
+      return (await this.get(domain)) === null ? "missing" : "changed";
+    }
+    const resanitized = svgBytes === null
+      ? undefined
+      : await resanitizeSvg(svgBytes, this.#imaging);
+    if (resanitized !== undefined) prepared.renditions[SVG_RENDITION] = resanitized;
     const result = await this.#commit(domain, prepared.renditions, (old, now) => {
       if (old === null || old.hash !== first.hash || old.renditions.source?.hash !== from!.hash) {
         return null;

@@ -126,13 +126,13 @@ Deno.test("theme accepts light and dark only", async () => {
   }
 });
 
-Deno.test("format accepts png, webp and jpeg (jpg) only", async () => {
+Deno.test("format accepts png, webp, jpeg (jpg) and svg only", async () => {
   await using server = await startTestApp();
   await server.addLogo("example.com", LOGO);
-  for (const format of ["gif", "svg", "", "avif", "image/png"]) {
+  for (const format of ["gif", "svgz", "", "avif", "image/png"]) {
     const result = await server.exchange(server.logoUrl("example.com", { format }));
     assert.equal(result.status, 400, `format=${format}`);
-    assert.equal(result.text, "Invalid format: must be png, webp or jpeg");
+    assert.equal(result.text, "Invalid format: must be png, webp, jpeg or svg");
   }
   const types: Record<string, string> = {
     png: "image/png",

@@ -7,7 +7,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LOGO_FORMATS, LOGO_THEMES } from "../../src/sdk/logo_options.ts";
-import { OUTPUT_FORMATS, outputFormatCode, SOURCE_FORMATS } from "../../imagecore/formats.ts";
+import {
+  isRasterFormat,
+  OUTPUT_FORMATS,
+  outputFormatCode,
+  SOURCE_FORMATS,
+} from "../../imagecore/formats.ts";
 import { RENDER_SPEC } from "../../imagecore/render_spec.ts";
 import { ENCODE_EFFORTS, TRANSFORM_ARGUMENTS } from "../../imagecore/transform_options.ts";
 import * as glue from "../../imagecore/pkg/imagecore.js";
@@ -67,7 +72,12 @@ Deno.test("format registry: output formats have Rust's numbers (OutputFormat and
   assert.deepEqual(fromCodeArms("OutputFormat"), declared);
   assert.deepEqual(declared.map(([, code]) => [OUTPUT_FORMATS[code], code]), declared);
   assert.equal(OUTPUT_FORMATS.length, declared.length);
-  assert.deepEqual([...OUTPUT_FORMATS].sort(), [...LOGO_FORMATS].sort(), "every logo format");
+  // Every logo format but the stored sanitised SVG is one Rust encodes.
+  assert.deepEqual(
+    [...OUTPUT_FORMATS].sort(),
+    LOGO_FORMATS.filter((format) => format !== "svg").sort(),
+    "every raster logo format",
+  );
   for (const [name, code] of declared) {
     assert.equal(outputFormatCode(name), code);
     assert.equal(RENDER_SPEC.format.wasm.encode(name), code);
@@ -100,4 +110,15 @@ Deno.test("format registry: transform's arguments are Rust's, in Rust's order", 
     assert.deepEqual(TRANSFORM_ARGUMENTS.map((argument) => argument.key), rust, name);
   }
   assert.equal(glue.transform.length, 1 + TRANSFORM_ARGUMENTS.length, "the built glue agrees");
+});
+
+Deno.test("format registry: svg is a logo format with no WASM number, refused by transform's codec", () => {
+  assert.ok((LOGO_FORMATS as readonly string[]).includes("svg"));
+  assert.equal(isRasterFormat("svg"), false);
+  assert.equal(outputFormatCode("svg"), -1);
+  assert.equal(RENDER_SPEC.format.wasm.encode("svg"), undefined);
+  assert.match(RENDER_SPEC.format.wasm.refusal("svg")!, /svg is not a raster format/);
+  assert.match(RENDER_SPEC.format.wasm.refusal("gif")!, /unknown format "gif"/);
+  // No Rust OutputFormat is named svg: the numbers above stay those of the raster encoders.
+  assert.ok(!discriminants("OutputFormat").some(([name]) => name === "svg"));
 });

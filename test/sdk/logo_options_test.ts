@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { encodeRgba, ImageCoreError, transform } from "../../imagecore/mod.ts";
+import { isRasterFormat } from "../../imagecore/formats.ts";
 import { HttpError } from "../../src/http_error.ts";
 import {
   CONTENT_TYPES,
@@ -51,7 +52,7 @@ Deno.test("logo options: the rules read as the endpoint has always worded them",
   assert.equal(MAX_SECRET_SIZE, 1200);
   assert.equal(sizeRule(800), "must be a whole number of pixels from 1 to 800");
   assert.equal(THEME_RULE, "must be light or dark");
-  assert.equal(FORMAT_RULE, "must be png, webp or jpeg");
+  assert.equal(FORMAT_RULE, "must be png, webp, jpeg or svg");
   assert.equal(GREYSCALE_RULE, "must be true, 1, yes, false, 0 or no");
   assert.equal(FALLBACK_RULE, "must be 404 or monogram");
 });
@@ -115,9 +116,9 @@ function sniffedType(bytes: Uint8Array): string {
   return "unknown";
 }
 
-Deno.test("logo options: imagecore encodes every format as its declared Content-Type, and every theme", () => {
+Deno.test("logo options: imagecore encodes every raster format as its declared Content-Type, and every theme", () => {
   const png = encodeRgba(new Uint8Array(8 * 8 * 4).fill(200), 8, 8);
-  for (const format of LOGO_FORMATS) {
+  for (const format of LOGO_FORMATS.filter(isRasterFormat)) {
     const out = transform(png, { width: 4, format });
     assert.equal(out.format, format);
     assert.equal(sniffedType(out.bytes), CONTENT_TYPES[format], format);
@@ -130,6 +131,13 @@ Deno.test("logo options: imagecore encodes every format as its declared Content-
   for (const theme of LOGO_THEMES) assert.equal(transform(png, { theme }).width, 8);
   assert.throws(
     () => transform(png, { theme: "sepia" as "dark" }),
+    (e: unknown) => e instanceof ImageCoreError && e.code === "invalid_argument",
+  );
+  // svg is the stored sanitised SVG (test/http/svg_format_test.ts), never encoded.
+  assert.deepEqual(LOGO_FORMATS.filter((format) => !isRasterFormat(format)), ["svg"]);
+  assert.equal(CONTENT_TYPES.svg, "image/svg+xml");
+  assert.throws(
+    () => transform(png, { format: "svg" }),
     (e: unknown) => e instanceof ImageCoreError && e.code === "invalid_argument",
   );
   assert.throws(

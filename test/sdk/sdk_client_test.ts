@@ -53,7 +53,7 @@ Deno.test("get refuses a bad domain or option with BadRequestError before any re
     ["example.com", { size: 1201 }, /^Invalid size/],
     ["example.com", { size: 0 }, /^Invalid size/],
     ["example.com", { theme: "sepia" }, /^Invalid theme/],
-    ["example.com", { format: "svg" }, /^Invalid format/],
+    ["example.com", { format: "gif" }, /^Invalid format/],
   ];
   for (const [domain, options, message] of cases) {
     await assert.rejects(client.get(domain, options), (e: unknown) => {

@@ -1,6 +1,6 @@
 //! The SVG module's WASM exports, wrapped by `mod.ts`.
 
-use crate::svg::{monogram, parse, rasterize_png_meant, size};
+use crate::svg::{monogram, parse, rasterize_png_meant, sanitize, size};
 use crate::wire::{to_js, with_header};
 use wasm_bindgen::prelude::*;
 
@@ -26,4 +26,21 @@ pub fn svg_probe(input: &[u8]) -> Result<Vec<u8>, JsValue> {
 pub fn svg_rasterize(input: &[u8], width: u32) -> Result<Vec<u8>, JsValue> {
     let (png, _, _, width, height) = rasterize_png_meant(input, width).map_err(to_js)?;
     Ok(with_header(width, height, 0, false, &png))
+}
+
+/// SVG module: the sanitised SVG document served for `format=svg` ([`sanitize`]), as the result
+/// header (the intrinsic size, format 6 = svg) then the document in UTF-8.
+#[wasm_bindgen]
+pub fn svg_sanitize(input: &[u8]) -> Result<Vec<u8>, JsValue> {
+    let (document, width, height) = sanitize::sanitize(input).map_err(to_js)?;
+    Ok(with_header(width, height, 6, false, document.as_bytes()))
+}
+
+/// SVG module: checks that `input` is a sanitised document as `svg_sanitize` writes them
+/// ([`sanitize::check_sanitized`]: an archive import's check of a stored one), as the result
+/// header with its intrinsic size and no body.
+#[wasm_bindgen]
+pub fn svg_check_sanitized(input: &[u8]) -> Result<Vec<u8>, JsValue> {
+    let (width, height) = sanitize::check_sanitized(input).map_err(to_js)?;
+    Ok(with_header(width, height, 6, false, &[]))
 }

@@ -9,7 +9,8 @@
 //! expansion, characters of text) and
 //! `svg::style_check` (huge stroke widths, elements given a filter, CSS included), and on the usvg
 //! tree at the output size, by `svg::budget` (elements, segments, filters, layer memory, pixel
-//! work, coordinate range).
+//! work, coordinate range). `svg::sanitize` writes the parsed tree back out as the sanitised SVG
+//! served for `format=svg`.
 
 pub mod budget;
 pub mod exports;
@@ -18,6 +19,7 @@ pub mod fit;
 pub mod font;
 pub mod monogram;
 pub mod prepass;
+pub mod sanitize;
 pub mod style_check;
 pub mod work_weights;
 
