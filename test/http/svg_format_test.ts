@@ -10,6 +10,8 @@ import { flatImage, pixelsOf } from "../support/images.ts";
 import { startTestApp } from "../support/server.ts";
 import { SVG_CONTENT_SECURITY_POLICY } from "../../src/http/respond.ts";
 import { SVG_RENDITION } from "../../src/store/logo_ingest.ts";
+import { createRenderer } from "../../src/http/render_variant.ts";
+import { DEFAULT_OPTIONS } from "../../src/http/request_options.ts";
 
 const decoder = new TextDecoder();
 const LOGO_SVG = new TextEncoder().encode(
@@ -143,4 +145,40 @@ Deno.test("format=svg: spellings, a bad format and a bad size with svg are 400s"
     assert.equal(bad.status, 400);
     assert.equal(bad.text, message);
   }
+});
+
+Deno.test("format=svg with greyscale or theme: recoloured by themeSvg when given, else the PNG marked png", async () => {
+  await using server = await startTestApp();
+  const record = await server.addLogo("svg.example", LOGO_SVG);
+  const options = { ...DEFAULT_OPTIONS, format: "svg", theme: "dark" } as const;
+  const seen: unknown[] = [];
+  const themed = createRenderer({
+    logos: server.logos,
+    themeSvg: (svg, asked) => {
+      seen.push(asked);
+      return svg.replaceAll("#2e7d32", "#81c784");
+    },
+  });
+  assert.equal(themed.substitution(record, options), undefined);
+  const variant = await themed.render(record, options);
+  assert.equal(variant.contentType, "image/svg+xml");
+  assert.deepEqual(seen, [{ greyscale: false, theme: "dark" }]);
+  const text = decoder.decode(variant.bytes);
+  assert.ok(text.includes("#81c784") && !text.includes("#2e7d32"), "recoloured");
+  assert.ok(root(variant.bytes).includes(`width="128" height="64"`), "then sized");
+  const plain = await themed.render(record, { ...options, theme: undefined });
+  assert.notEqual(variant.etag, plain.etag);
+  assert.equal(seen.length, 1, "no recolouring without greyscale or theme");
+
+  const without = createRenderer({ logos: server.logos });
+  assert.equal(without.substitution(record, options), "png");
+  const png = await without.render(record, options);
+  assert.equal(png.contentType, "image/png");
+  assert.notEqual(png.etag, variant.etag);
+  // Through the app (no themeSvg wired yet): the PNG of the same options, marked.
+  const answer = await server.exchange(
+    server.logoUrl("svg.example", { format: "svg", greyscale: "true" }),
+  );
+  assert.equal(answer.headers.get("content-type"), "image/png");
+  assert.equal(answer.headers.get("x-logo-fallback"), "png");
 });
