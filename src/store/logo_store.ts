@@ -33,6 +33,7 @@ import {
   type PreparedRendition,
   prepareLogo,
   resanitizeSvg,
+  SOURCE_MIME,
   SVG_RENDITION,
 } from "./logo_ingest.ts";
 import { sha256Hex } from "./sha256.ts";
@@ -274,11 +275,13 @@ export class LogoStore {
 
 /**
  * Whether `record` holds the source of SHA-256 `hash`, rendered by the current recipe in the
- * current layout.
+ * current layout — for an SVG source, with its sanitised SVG: a record `logo rerender` brought to
+ * the current recipe from its PNG has none, and the file put again must give it one.
  */
 function isCurrent(record: LogoRecord | null, hash: string): boolean {
   return record !== null && record.hash === hash && record.pipeline === PIPELINE_VERSION &&
-    isCurrentLayout(record);
+    isCurrentLayout(record) &&
+    (record.type !== SOURCE_MIME.svg || record.renditions[SVG_RENDITION] !== undefined);
 }
 
 function checkDomain(domain: string): void {

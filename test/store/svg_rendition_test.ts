@@ -70,8 +70,7 @@ Deno.test("svg rendition: rerender keeps it, sanitised again; a recipe-2 record 
     const rerendered = (await logos.get("svg.example"))!;
     assert.equal(rerendered.renditions[SVG_RENDITION], undefined, "its source PNG has no SVG");
     assert.equal(rerendered.pipeline, PIPELINE_VERSION);
-    // The original SVG put again: re-ingested (the current check is the recipe and the bytes).
-    await kv.set(logoKey("svg.example"), recipeTwo);
+    // The original SVG put again, even now that the record is of the current recipe: re-ingested.
     const put = await logos.put("svg.example", SVG, { source: "test" });
     assert.equal(put.changed, true);
     assert.ok(put.record.renditions[SVG_RENDITION] !== undefined);
