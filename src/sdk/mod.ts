@@ -51,5 +51,4 @@ export {
   type LogoTheme,
   MAX_SIZE,
 } from "./options.ts";
-export type { LogoMetadata, RateLimitState } from "./response.ts";
-export type { LogoSubstitution } from "./logo_options.ts";
+export type { LogoMetadata, LogoSubstitution, RateLimitState } from "./response.ts";

@@ -15,7 +15,24 @@ import {
   UnauthorizedError,
 } from "./errors.ts";
 import { type ImageSize, readImageSize } from "./image_size.ts";
-import { type LogoSubstitution, parseSubstitutions } from "./logo_options.ts";
+import { type LogoSubstitution as Substitution, parseSubstitutions } from "./logo_options.ts";
+
+/**
+ * What an answer substituted for what was asked (server header `X-Logo-Fallback`): `"monogram"`,
+ * a letter tile for a domain with no logo; `"png"`, the PNG of a logo with no SVG, asked with
+ * `format: "svg"`.
+ *
+ * @example
+ * ```ts
+ * import { LogoClient, type LogoSubstitution } from "@logo-lookup/sdk";
+ *
+ * const client = new LogoClient({ secretKey: "sk_…" });
+ * const logo = await client.get("example.com", { format: "svg" });
+ * const png: LogoSubstitution = "png";
+ * if (logo.substitutions.includes(png)) console.log("no SVG: its PNG came");
+ * ```
+ */
+export type LogoSubstitution = Substitution;
 import { parseRetryAfter } from "./retry.ts";
 
 /**

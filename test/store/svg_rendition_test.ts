@@ -11,6 +11,7 @@ import { PIPELINE_VERSION, SVG_RENDITION } from "../../src/store/logo_ingest.ts"
 import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
 import { logoKey } from "../../src/store/keyspace.ts";
 import { checkSanitizedSvg } from "../../imagecore/mod.ts";
+import { startImagePool } from "../../imagecore/image_pool.ts";
 import { flatImage } from "../support/images.ts";
 import {
   archiveLines,
@@ -155,5 +156,22 @@ Deno.test("svg rendition: an archive whose svg is not a sanitised document is re
     const withSvg = [...lines];
     withSvg[png] = JSON.stringify(onRaster);
     await assertRefused(withSvg, /made from SVG sources only/);
+  });
+});
+
+Deno.test("svg rendition: made in the image pool's worker, as discovery and logo add run it", async () => {
+  await using pool = startImagePool({ size: 1 });
+  await withStore(async (_, inProcess) => {
+    const kv = await Deno.openKv(":memory:");
+    try {
+      const pooled = new LogoStore(kv, { imaging: pool });
+      const { record } = await pooled.put("svg.example", SVG, { source: "test" });
+      const expected = (await inProcess.put("svg.example", SVG, { source: "test" })).record;
+      assert.deepEqual(record.renditions[SVG_RENDITION], expected.renditions[SVG_RENDITION]);
+      assert.equal(await pooled.rerender("svg.example", { all: true }), "rerendered");
+      assert.ok((await pooled.get("svg.example"))!.renditions[SVG_RENDITION] !== undefined);
+    } finally {
+      kv.close();
+    }
   });
 });
