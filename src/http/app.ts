@@ -59,6 +59,7 @@ import {
 import {
   createRenderer,
   DEFAULT_SOURCE_CACHE_BYTES,
+  type RendererOptions,
   type TaggedVariant,
 } from "./render_variant.ts";
 import { createRequestParser } from "./request_options.ts";
@@ -126,6 +127,11 @@ export interface AppDeps {
    * default in process.
    */
   imaging?: MonogramImaging;
+  /**
+   * Recolours a sanitised SVG for `format=svg` with `greyscale` or `theme`
+   * (`RendererOptions.themeSvg`); default none: such requests answer the PNG, marked `png`.
+   */
+  themeSvg?: RendererOptions["themeSvg"];
 }
 
 /** Counters of a running application. */
@@ -204,7 +210,14 @@ export function createApp(deps: AppDeps): App {
   const sources = new VariantCache({
     maxBytes: deps.sourceCacheBytes ?? DEFAULT_SOURCE_CACHE_BYTES,
   });
-  const renderer = createRenderer({ logos, variants, sources, log, imaging: deps.imaging });
+  const renderer = createRenderer({
+    logos,
+    variants,
+    sources,
+    log,
+    imaging: deps.imaging,
+    themeSvg: deps.themeSvg,
+  });
   const checkHost = createHostCheck();
   const parseRequest = createRequestParser();
   const cachePolicy = createCachePolicy(deps.sharedCacheMaxAgeSeconds);
