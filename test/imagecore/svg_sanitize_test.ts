@@ -178,7 +178,7 @@ function compare(a: Uint8Array, b: Uint8Array): { psnr: number; max: number } {
  * rounding of coordinates to 8 significant digits may differ — an edge pixel's coverage: 50 dB
  * is an RMS error of 0.8 of a level over the image, and no pixel may differ by more than 32
  * levels (an eighth of full scale: never a changed colour, only a moved edge). Measured: most
- * logos are identical at every size, the others 80 dB or more with one edge pixel 10–16 levels
+ * logos are identical at every size, the others 72 dB or more with one edge pixel 7–16 levels
  * off (docs/internals/svg.md).
  */
 const MIN_PSNR = 50;
