@@ -1,12 +1,12 @@
 #![cfg(feature = "raster")]
 //! The theme step through the whole pipeline: lightness inverted in OKLab with hue kept, and only
-//! when the logo's palette says it helps (src/raster/colour/theme.rs).
+//! when the logo's palette says it helps (src/colour/theme.rs).
 mod common;
 
 use common::theme_logos::{self as logos, BLACK, INDIGO, ORANGE, RED, WHITE, YELLOW};
 use image::RgbaImage;
-use imagecore::raster::colour::lightness::{hue_distance, Colour};
-use imagecore::raster::colour::theme::Theme;
+use imagecore::colour::lightness::{hue_distance, Colour};
+use imagecore::colour::theme::Theme;
 use imagecore::raster::pipeline::{transform, Options};
 
 /// The logo after the pipeline with `theme` (PNG out, source width), and whether it was inverted.
@@ -184,7 +184,7 @@ fn dark_speckle(side: u32, range: u32) -> RgbaImage {
 
 #[test]
 fn a_logo_with_more_colours_than_the_palette_holds_is_left_alone() {
-    use imagecore::raster::colour::theme::PALETTE_CAP;
+    use imagecore::colour::theme::PALETTE_CAP;
     // 200² pixels over 35³ = 42,875 colours: under the cap, a dark logo on a dark page inverts.
     let (_, inverted) = themed(&dark_speckle(200, 35), Some(Theme::Dark));
     assert!(inverted, "under the cap");

@@ -105,7 +105,7 @@ impl Colour {
     /// The colour of an 8-bit sRGB triple.
     ///
     /// ```
-    /// let white = imagecore::raster::colour::lightness::Colour::of([255, 255, 255]);
+    /// let white = imagecore::colour::lightness::Colour::of([255, 255, 255]);
     /// assert!((white.lab.l - 1.0).abs() < 1e-3 && white.chroma() < 1e-3);
     /// assert!((white.luminance - 1.0).abs() < 1e-6);
     /// ```
@@ -125,7 +125,7 @@ impl Colour {
     /// OKLCH hue in degrees, [0, 360).
     ///
     /// ```
-    /// use imagecore::raster::colour::lightness::Colour;
+    /// use imagecore::colour::lightness::Colour;
     /// let orange = Colour::of([249, 115, 22]).hue();
     /// assert!(orange > 40.0 && orange < 60.0, "{orange}");
     /// ```
@@ -182,7 +182,7 @@ fn in_gamut(lab: Oklab) -> bool {
 /// cannot show it at the new lightness, reduced to the most it can.
 ///
 /// ```
-/// use imagecore::raster::colour::lightness::invert_lightness;
+/// use imagecore::colour::lightness::invert_lightness;
 /// assert_eq!(invert_lightness([0, 0, 0]), [255, 255, 255]);
 /// assert_eq!(invert_lightness([255, 255, 255]), [0, 0, 0]);
 /// ```

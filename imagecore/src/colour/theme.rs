@@ -1,5 +1,5 @@
 //! Theme: make a transparent logo read on a white (`light`) or black (`dark`) page by inverting
-//! its lightness in OKLab (L → 1 − L, hue and chroma kept: [`crate::raster::colour::lightness`]),
+//! its lightness in OKLab (L → 1 − L, hue and chroma kept: [`crate::colour::lightness`]),
 //! and only when the logo's own palette says that helps.
 //!
 //! The rule, measured on the logo's pixels, each weighted by its alpha:
@@ -21,8 +21,8 @@
 //!
 //! Inversion maps every visible pixel's colour; alpha is never changed.
 
-use crate::raster::colour::lightness::{contrast, Colour};
-use crate::raster::colour::theme_palette::Palette;
+use crate::colour::lightness::{contrast, Colour};
+use crate::colour::theme_palette::Palette;
 
 /// WCAG 2.1 minimum contrast for graphical objects (SC 1.4.11).
 pub const MIN_CONTRAST: f32 = 3.0;
@@ -96,7 +96,7 @@ fn on_outline(pixels: &[u8], width: usize, height: usize, x: usize, y: usize) ->
 /// logo was inverted.
 ///
 /// ```
-/// use imagecore::raster::colour::theme::{apply_theme, Theme};
+/// use imagecore::colour::theme::{apply_theme, Theme};
 /// // A black 2×1 mark, half transparent: on a dark page it turns white, alpha kept.
 /// let mut pixels = vec![0, 0, 0, 255, 0, 0, 0, 128];
 /// assert!(apply_theme(&mut pixels, 2, Theme::Dark));

@@ -1,4 +1,4 @@
-//! The theme's palette ([`crate::raster::colour::theme`]): each distinct visible colour of a logo
+//! The theme's palette ([`crate::colour::theme`]): each distinct visible colour of a logo
 //! judged once — whether it reads on the page, its inverted colour, and (only for a logo the
 //! outline says to invert) whether inverting turns its hue.
 //!
@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::raster::colour::lightness::{hue_distance, Colour};
-use crate::raster::colour::theme::{reads_on, CHROMATIC, HUE_TOLERANCE, PALETTE_CAP};
+use crate::colour::lightness::{hue_distance, Colour};
+use crate::colour::theme::{reads_on, CHROMATIC, HUE_TOLERANCE, PALETTE_CAP};
 
 /// What one palette colour does under the theme.
 #[derive(Debug, Clone, Copy)]
