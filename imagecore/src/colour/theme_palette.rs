@@ -1,56 +1,20 @@
-//! The theme's palette ([`crate::colour::theme`]): each distinct visible colour of a logo
-//! judged once — whether it reads on the page, its inverted colour, and (only for a logo the
-//! outline says to invert) whether inverting turns its hue.
+//! The theme's palette ([`crate::colour::theme`]): each distinct visible colour of a logo once,
+//! with how much of the logo it covers, and an index the later passes look it up by.
 //!
 //! A logo of 300 × 300 px has tens of thousands of visible pixels but hundreds to a few thousand
-//! colours; verdicts cost OKLab conversions and a gamut bisection, lookups a hash. So verdicts are
-//! kept in a hash map keyed by the packed colour, behind a small direct-mapped cache that catches
-//! the runs of one colour along a row.
+//! colours. So colours are kept in a hash map keyed by the packed colour, behind a small
+//! direct-mapped cache that catches the runs of one colour along a row; [`PALETTE_CAP`] bounds the
+//! map, and so every later pass's work.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::colour::lightness::{hue_distance, Colour};
-use crate::colour::theme::{reads_on, CHROMATIC, HUE_TOLERANCE, PALETTE_CAP};
-
-/// What one palette colour does under the theme.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Verdict {
-    /// The colour with its lightness inverted.
-    pub(crate) inverted: [u8; 3],
-    /// Whether it reads on the page ([`reads_on`]).
-    pub(crate) reads: bool,
-    /// Whether its inverted colour reads on the page.
-    pub(crate) reads_inverted: bool,
-    /// Whether inverting turns its hue (rule 4): judged only when the ink is weighed.
-    turns: Option<bool>,
-}
-
-fn verdict(rgb: [u8; 3], page: f32) -> Verdict {
-    let before = Colour::of(rgb);
-    let inverted = before.inverted();
-    Verdict {
-        inverted,
-        reads: reads_on(&before, page),
-        reads_inverted: reads_on(&Colour::of(inverted), page),
-        turns: None,
-    }
-}
-
-/// Whether inverting `rgb` to `inverted` turns its hue (rule 4). Asked only of a logo the
-/// outline says to invert, so most themed logos never pay for its two `atan2`s.
-fn turns(rgb: [u8; 3], inverted: [u8; 3]) -> bool {
-    let (before, after) = (Colour::of(rgb), Colour::of(inverted));
-    before.chroma() >= CHROMATIC
-        && (after.chroma() < before.chroma() / 2.0
-            || hue_distance(before.hue(), after.hue()) > HUE_TOLERANCE)
-}
+use crate::colour::theme::PALETTE_CAP;
 
 /// Hashes a palette key, an RGB triple packed in a `u32`: one multiply, its high bits folded
 /// down so the table's bucket index (the low bits) depends on every channel. Keys are colours of
 /// the image being themed, not attacker-chosen table sizes: [`PALETTE_CAP`] bounds the table, so
-/// SipHash's flooding resistance buys nothing here, and it cost more than a verdict lookup's
-/// other work.
+/// SipHash's flooding resistance buys nothing here, and it cost more than a lookup's other work.
 #[derive(Default)]
 struct ColourHasher(u64);
 
@@ -70,82 +34,95 @@ impl Hasher for ColourHasher {
     }
 }
 
-/// Each visible colour's verdict, judged once per call (rule 5 caps how many).
-pub(crate) struct Palette {
-    page: f32,
-    verdicts: HashMap<u32, Verdict, BuildHasherDefault<ColourHasher>>,
-    /// A small direct-mapped cache in front of `verdicts`, slot by key hash: neighbouring
-    /// pixels mostly repeat a few colours.
-    recent: Box<[(u32, Verdict); RECENT]>,
+/// One distinct colour of the logo.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Entry {
+    /// The colour.
+    pub(crate) rgb: [u8; 3],
+    /// How much of the logo it covers: its pixels' alphas, each pixel counted in full where it
+    /// sits inside a patch of its own colour and less at edges ([`Palette::add`]).
+    pub(crate) weight: f32,
 }
 
-impl Palette {
-    /// An empty palette for a page of WCAG luminance `page`.
-    pub(crate) fn new(page: f32) -> Palette {
-        Palette {
-            page,
-            verdicts: HashMap::default(),
-            recent: Box::new([(u32::MAX, NO_VERDICT); RECENT]),
-        }
-    }
-
-    /// The verdict on the pixel whose RGB starts at `pixel[0]`; `None` when its colour is new
-    /// and the palette already holds [`PALETTE_CAP`] colours (rule 5).
-    pub(crate) fn verdict(&mut self, pixel: &[u8]) -> Option<Verdict> {
-        let key = colour_key(pixel);
-        let slot = recent_slot(key);
-        if self.recent[slot].0 == key {
-            return Some(self.recent[slot].1);
-        }
-        let v = match self.verdicts.get(&key) {
-            Some(v) => *v,
-            None if self.verdicts.len() >= PALETTE_CAP => return None,
-            None => {
-                let v = verdict([pixel[0], pixel[1], pixel[2]], self.page);
-                self.verdicts.insert(key, v);
-                v
-            }
-        };
-        self.recent[slot] = (key, v);
-        Some(v)
-    }
-
-    /// Whether the pixel's colour turns when inverted, judged once per colour; `None` as for
-    /// [`Palette::verdict`].
-    pub(crate) fn turns(&mut self, pixel: &[u8]) -> Option<bool> {
-        let v = self.verdict(pixel)?;
-        if let Some(turns) = v.turns {
-            return Some(turns);
-        }
-        let rgb = [pixel[0], pixel[1], pixel[2]];
-        let judged = Verdict {
-            turns: Some(turns(rgb, v.inverted)),
-            ..v
-        };
-        let key = colour_key(pixel);
-        self.verdicts.insert(key, judged);
-        self.recent[recent_slot(key)] = (key, judged);
-        judged.turns
-    }
+/// Each visible colour of a logo, up to [`PALETTE_CAP`].
+pub(crate) struct Palette {
+    index: HashMap<u32, u32, BuildHasherDefault<ColourHasher>>,
+    /// The colours, in the order first seen.
+    pub(crate) entries: Vec<Entry>,
+    /// A small direct-mapped cache in front of `index`, slot by key hash: neighbouring pixels
+    /// mostly repeat a few colours.
+    recent: Box<[(u32, u32); RECENT]>,
 }
 
 /// Slots of [`Palette`]'s recent-colour cache.
 const RECENT: usize = 256;
-/// What an empty slot of the recent-colour cache holds (its key, `u32::MAX`, is no colour's).
-const NO_VERDICT: Verdict = Verdict {
-    inverted: [0; 3],
-    reads: false,
-    reads_inverted: false,
-    turns: None,
-};
 
 fn recent_slot(key: u32) -> usize {
     (key.wrapping_mul(0x9E37_79B1) >> 24) as usize
 }
 
-/// A pixel's RGB packed in a `u32`, the palette's key.
+/// A pixel's RGB packed in a `u32`, the palette's key (`u32::MAX` is no colour's).
 fn colour_key(pixel: &[u8]) -> u32 {
     u32::from_le_bytes([pixel[0], pixel[1], pixel[2], 0])
+}
+
+impl Palette {
+    /// An empty palette.
+    pub(crate) fn new() -> Palette {
+        Palette {
+            index: HashMap::default(),
+            entries: Vec::new(),
+            recent: Box::new([(u32::MAX, 0); RECENT]),
+        }
+    }
+
+    /// The index of the colour of the pixel whose RGB starts at `pixel[0]`, added with weight 0
+    /// when new; `None` when it is new and the palette already holds [`PALETTE_CAP`] colours.
+    pub(crate) fn find_or_add(&mut self, pixel: &[u8]) -> Option<usize> {
+        let key = colour_key(pixel);
+        let slot = recent_slot(key);
+        if self.recent[slot].0 == key {
+            return Some(self.recent[slot].1 as usize);
+        }
+        let at = match self.index.get(&key) {
+            Some(&at) => at,
+            None if self.entries.len() >= PALETTE_CAP => return None,
+            None => {
+                let at = self.entries.len() as u32;
+                self.index.insert(key, at);
+                self.entries.push(Entry {
+                    rgb: [pixel[0], pixel[1], pixel[2]],
+                    weight: 0.0,
+                });
+                at
+            }
+        };
+        self.recent[slot] = (key, at);
+        Some(at as usize)
+    }
+
+    /// The index of a colour already in the palette (every visible pixel's is, once the palette
+    /// pass is done).
+    pub(crate) fn find(&mut self, pixel: &[u8]) -> Option<usize> {
+        let key = colour_key(pixel);
+        let slot = recent_slot(key);
+        if self.recent[slot].0 == key {
+            return Some(self.recent[slot].1 as usize);
+        }
+        let at = *self.index.get(&key)?;
+        self.recent[slot] = (key, at);
+        Some(at as usize)
+    }
+
+    /// Counts the pixel whose RGBA starts at `pixel[0]`, with `same` of its four neighbours
+    /// (0–4) of exactly its colour and alpha: its alpha × (1 + same) / 5, so a pixel inside a
+    /// flat patch counts in full and an edge or a blend between two colours much less. `None`
+    /// past the cap.
+    pub(crate) fn add(&mut self, pixel: &[u8], same: u32) -> Option<()> {
+        let at = self.find_or_add(pixel)?;
+        self.entries[at].weight += f32::from(pixel[3]) / 255.0 * (1 + same) as f32 / 5.0;
+        Some(())
+    }
 }
 
 #[cfg(test)]
@@ -166,38 +143,38 @@ mod tests {
     }
 
     #[test]
-    fn every_lookup_gives_the_colours_own_verdict() {
-        for page in [1.0, 0.0] {
-            let mut palette = Palette::new(page);
-            let colours = colours();
-            // Twice over, the second time in reverse: the answers come from the map and the cache.
-            for rgb in colours.iter().chain(colours.iter().rev()) {
-                let expected = verdict(*rgb, page);
-                let got = palette.verdict(rgb).expect("under the cap");
-                assert_eq!(got.inverted, expected.inverted, "{rgb:?}");
-                assert_eq!(got.reads, expected.reads, "{rgb:?}");
-                assert_eq!(got.reads_inverted, expected.reads_inverted, "{rgb:?}");
-                assert_eq!(
-                    palette.turns(rgb),
-                    Some(turns(*rgb, expected.inverted)),
-                    "{rgb:?}"
-                );
-            }
+    fn every_lookup_finds_the_colours_own_entry() {
+        let mut palette = Palette::new();
+        let colours = colours();
+        // Twice over, the second time in reverse: the answers come from the map and the cache.
+        for rgb in colours.iter().chain(colours.iter().rev()) {
+            let at = palette.find_or_add(rgb).expect("under the cap");
+            assert_eq!(palette.entries[at].rgb, *rgb);
+            assert_eq!(palette.find(rgb), Some(at));
         }
     }
 
     #[test]
-    fn a_new_colour_past_the_cap_has_no_verdict() {
-        let mut palette = Palette::new(1.0);
+    fn a_new_colour_past_the_cap_is_refused() {
+        let mut palette = Palette::new();
         for key in 0..PALETTE_CAP as u32 {
-            assert!(palette.verdict(&key.to_le_bytes()[..3]).is_some());
+            assert!(palette.find_or_add(&key.to_le_bytes()[..3]).is_some());
         }
         assert!(
-            palette.verdict(&[1, 0, 0]).is_some(),
-            "a known colour still has one"
+            palette.find_or_add(&[1, 0, 0]).is_some(),
+            "a known colour is still found"
         );
         let new = (PALETTE_CAP as u32).to_le_bytes(); // [0, 0, 1]: not among the keys above
-        assert!(palette.verdict(&new[..3]).is_none());
-        assert!(palette.turns(&new[..3]).is_none());
+        assert!(palette.find_or_add(&new[..3]).is_none());
+        assert!(palette.find(&new[..3]).is_none());
+    }
+
+    #[test]
+    fn a_pixel_inside_a_patch_counts_five_times_an_isolated_one() {
+        let mut palette = Palette::new();
+        palette.add(&[9, 9, 9, 255], 4).unwrap();
+        palette.add(&[7, 7, 7, 255], 0).unwrap();
+        assert_eq!(palette.entries[0].weight, 1.0);
+        assert_eq!(palette.entries[1].weight, 0.2);
     }
 }

@@ -17,8 +17,8 @@
 //! axis: separable filters act on each axis on their own, so box then Lanczos3 on each axis is the
 //! two-dimensional box then Lanczos3.
 
-use crate::error::Result;
 use crate::colour::greyscale::{greyscale, luma};
+use crate::error::Result;
 use crate::raster::resize::{box_then_lanczos3, internal, pre_shrink_factor, shrunk_size};
 use fast_image_resize::images::Image;
 use fast_image_resize::{PixelType, Resizer};
