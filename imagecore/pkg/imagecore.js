@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=1480e860070b2af50eb3220c3462bca2a22dd3e8ea329abe46c0a9eb4c680342 wasm-sha256=b1a9e30982e3211cd7b509fd6771bd5de40442e8a600fafe15e0bfb6b0d4723e rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=c87982e184401702ddd81c58491be535e80f03c4c11f69608de1e79e1a0303af wasm-sha256=eaa8753711055f0fdf76ea0275502c8cea7a2e97795bf2010b7fbc586e51eb75 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
