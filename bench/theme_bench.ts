@@ -6,7 +6,7 @@
  * demo logos, two of the render benchmark's 512-px logos (a hue gradient inside a translucent
  * ring: thousands of colours on the outline), and a worst case, a translucent image of random
  * colours: every pixel a new palette entry, each judged in OKLab
- * (imagecore/src/raster/colour/theme.rs).
+ * (imagecore/src/colour/theme.rs).
  * @module
  */
 import { encodeRgba, type Theme, transform, transformStages } from "../imagecore/mod.ts";

@@ -30,6 +30,7 @@ import {
 } from "./transform_options.ts";
 import { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS } from "./refusals.ts";
 import { setMemoryHighWater, WasmModule } from "./wasm_module.ts";
+import { svgModule as svg } from "./svg_module.ts";
 import {
   checkRenditionsOptions,
   type PackedRenditions,
@@ -49,6 +50,7 @@ export type Theme = LogoTheme;
 export { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS, setMemoryHighWater };
 export type { EncodeEffort, SourceFormat, TransformOptions };
 export type { PackedRenditions, RenditionsOptions, RenditionsResult, SanitizedSvg };
+export { type SvgThemeOptions, themeSvg } from "./svg_theme.ts";
 
 /** What {@link transformStages} measured: ms of each stage inside one WASM call. */
 export interface StageTimes {
@@ -94,8 +96,6 @@ const WIDTH_ARGUMENT = TRANSFORM_ARGUMENTS.findIndex((argument) => argument.key 
 const EFFORT_ARGUMENT = TRANSFORM_ARGUMENTS.findIndex((argument) => argument.key === "effort");
 /** The request path: decode, resize, greyscale, theme, encode. */
 const core = new WasmModule(glue, "./pkg/imagecore_bg.wasm");
-/** SVG rasterisation (resvg), loaded the first time an SVG arrives. */
-const svg = new WasmModule(svgGlue, "./pkg/imagecore_svg_bg.wasm");
 
 /**
  * Whether `input` is an SVG document. Every raster format imagecore decodes opens with a binary

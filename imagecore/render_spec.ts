@@ -48,7 +48,7 @@ export interface RenderSpec {
   readonly size: number;
   /** Render in greyscale (Rec. 709 luminance), alpha kept. */
   readonly greyscale: boolean;
-  /** Page background: a logo lacking contrast on it has its lightness inverted, hue kept. */
+  /** Page background: each part of the logo short of 3:1 contrast on it moves lightness, hue kept. */
   readonly theme: LogoTheme | undefined;
   /**
    * Output format. JPEG is flattened onto white; `svg` is the stored sanitised SVG, not encoded

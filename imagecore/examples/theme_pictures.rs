@@ -9,7 +9,7 @@
 mod theme_logos;
 
 use image::{ImageFormat, Rgba, RgbaImage};
-use imagecore::raster::colour::theme::Theme;
+use imagecore::colour::theme::Theme;
 use imagecore::raster::encode::encode;
 use imagecore::raster::format::OutputFormat;
 use imagecore::raster::pipeline::{transform, Options};

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=e874df5d11b0fcacb04734b2c748575213fa8fdb368e92865e91819cadd1c627 wasm-sha256=b1a9e30982e3211cd7b509fd6771bd5de40442e8a600fafe15e0bfb6b0d4723e rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=61fde97d3710f82a0a078f27ab6f6fadfc4327e132dbb2b133c4f4358940ecb5 wasm-sha256=eaa8753711055f0fdf76ea0275502c8cea7a2e97795bf2010b7fbc586e51eb75 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

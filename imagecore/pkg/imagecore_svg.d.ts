@@ -45,6 +45,12 @@ export function svg_rasterize(input: Uint8Array | number[], width: number): Uint
 export function svg_sanitize(input: Uint8Array | number[]): Uint8Array;
 
 /**
+ * SVG module: the sanitised SVG `text` recoloured for `greyscale` and `theme` (0 none, 1 light,
+ * 2 dark) — see [`recolour`].
+ */
+export function svg_theme(text: string, greyscale: boolean, theme: number): string;
+
+/**
  * Whether an allocation failed since the last call, clearing the note. Safe to call after a
  * trap: it touches one static, no stack and no heap.
  */
@@ -61,6 +67,7 @@ export interface InitOutput {
     readonly svg_probe: (a: number, b: number) => [number, number, number, number];
     readonly svg_rasterize: (a: number, b: number, c: number) => [number, number, number, number];
     readonly svg_sanitize: (a: number, b: number) => [number, number, number, number];
+    readonly svg_theme: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly take_out_of_memory: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;
     readonly __wbindgen_malloc: (a: number, b: number) => number;

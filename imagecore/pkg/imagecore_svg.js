@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=e874df5d11b0fcacb04734b2c748575213fa8fdb368e92865e91819cadd1c627 wasm-sha256=1b8fdad10e7e429f539a797c5dcba688b41e5a6efabd1fff4d00fcfdff8e35fe rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=61fde97d3710f82a0a078f27ab6f6fadfc4327e132dbb2b133c4f4358940ecb5 wasm-sha256=8db0168d17bd394e241a8c1a12658f92c16dfc03da008645c46871988d9ff6b8 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
@@ -152,6 +152,40 @@ export function svg_sanitize(input) {
     var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
     return v2;
+}
+
+/**
+ * SVG module: the sanitised SVG `text` recoloured for `greyscale` and `theme` (0 none, 1 light,
+ * 2 dark) — see [`recolour`].
+ * @param {string} text
+ * @param {boolean} greyscale
+ * @param {number} theme
+ * @returns {string}
+ */
+export function svg_theme(text, greyscale, theme) {
+    let deferred5_0;
+    let deferred5_1;
+    try {
+        const val2 = +greyscale;
+        const val3 = +theme;
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        let ret;
+        __wbg_call_guard();
+        ret = wasm.svg_theme(ptr0, len0, val2, val3);
+        var ptr4 = ret[0];
+        var len4 = ret[1];
+        if (ret[3]) {
+            ptr4 = 0; len4 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred5_0 = ptr4;
+        deferred5_1 = len4;
+        return getStringFromWasm0(ptr4, len4);
+    } finally {
+        __wbg_call_guard();
+        wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
+    }
 }
 
 /**

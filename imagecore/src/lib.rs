@@ -15,8 +15,10 @@
 //!
 //! Both modules also export [`is_svg`], [`memory_bytes`] and
 //! [`take_out_of_memory`](out_of_memory::take_out_of_memory), and share the modules declared here
-//! without a feature: errors, limits, output geometry and the allocator's out-of-memory note.
+//! without a feature: errors, limits, output geometry, the allocator's out-of-memory note, and
+//! [`colour`] (greyscale and the theme's colour maths, which both modules apply).
 
+pub mod colour;
 pub mod error;
 pub mod geometry;
 pub mod limits;

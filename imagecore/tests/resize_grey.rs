@@ -8,7 +8,7 @@ mod common;
 use common::quality::{psnr, MIN_PSNR_DB};
 use common::quality_inputs::{text, thin_lines, Source, SOURCES};
 use image::RgbaImage;
-use imagecore::raster::colour::greyscale::greyscale;
+use imagecore::colour::greyscale::greyscale;
 use imagecore::raster::resize::grey::resize_grey;
 use imagecore::raster::resize::{output_size, resize, resize_lanczos3};
 

@@ -73,6 +73,7 @@ import {
   respondNotModified,
 } from "./respond.ts";
 import { safeLog } from "../safe_log.ts";
+import { themeSvg } from "../../imagecore/svg_theme.ts";
 import type { LogoSubstitution } from "../sdk/logo_options.ts";
 import { KeyStore } from "../store/key_store.ts";
 import { LogoStore } from "../store/logo_store.ts";
@@ -129,9 +130,10 @@ export interface AppDeps {
   imaging?: MonogramImaging;
   /**
    * Recolours a sanitised SVG for `format=svg` with `greyscale` or `theme`
-   * (`RendererOptions.themeSvg`); default none: such requests answer the PNG, marked `png`.
+   * (`RendererOptions.themeSvg`); default imagecore's `themeSvg` (`imagecore/svg_theme.ts`), in
+   * this isolate. `null`: none, such requests answer the PNG, marked `png`.
    */
-  themeSvg?: RendererOptions["themeSvg"];
+  themeSvg?: RendererOptions["themeSvg"] | null;
 }
 
 /** Counters of a running application. */
@@ -216,7 +218,7 @@ export function createApp(deps: AppDeps): App {
     sources,
     log,
     imaging: deps.imaging,
-    themeSvg: deps.themeSvg,
+    themeSvg: deps.themeSvg === null ? undefined : deps.themeSvg ?? themeSvg,
   });
   const checkHost = createHostCheck();
   const parseRequest = createRequestParser();

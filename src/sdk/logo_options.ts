@@ -61,7 +61,8 @@ export const CONTENT_TYPES: Readonly<Record<LogoFormat, string>> = Object.freeze
 });
 
 /**
- * Backgrounds a themed logo can be made for; its lightness is inverted (hue kept) when that helps.
+ * Backgrounds a themed logo can be made for: each part of it short of 3:1 contrast on the page gets
+ * lighter or darker, hue kept; parts that read are left alone.
  */
 export const LOGO_THEMES = ["light", "dark"] as const;
 

@@ -37,7 +37,8 @@ import { BadRequestError } from "./errors.ts";
 export const MAX_SIZE: number = MAX_SECRET_SIZE;
 
 /**
- * Background a themed variant is made for; its lightness is inverted (hue kept) when that helps.
+ * Background a themed variant is made for: each part of the logo short of 3:1 contrast on it gets
+ * lighter or darker, hue kept; parts that read are left alone.
  *
  * @example
  * ```ts

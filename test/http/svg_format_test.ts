@@ -147,7 +147,7 @@ Deno.test("format=svg: spellings, a bad format and a bad size with svg are 400s"
   }
 });
 
-Deno.test("format=svg with greyscale or theme: recoloured by themeSvg when given, else the PNG marked png", async () => {
+Deno.test("format=svg with greyscale or theme: recoloured by themeSvg, else the PNG marked png", async () => {
   await using server = await startTestApp();
   const record = await server.addLogo("svg.example", LOGO_SVG);
   const options = { ...DEFAULT_OPTIONS, format: "svg", theme: "dark" } as const;
@@ -175,9 +175,37 @@ Deno.test("format=svg with greyscale or theme: recoloured by themeSvg when given
   const png = await without.render(record, options);
   assert.equal(png.contentType, "image/png");
   assert.notEqual(png.etag, variant.etag);
-  // Through the app (no themeSvg wired yet): the PNG of the same options, marked.
-  const answer = await server.exchange(
-    server.logoUrl("svg.example", { format: "svg", greyscale: "true" }),
+  // Through the app, with imagecore's themeSvg: the SVG recoloured for a dark page, the green
+  // tile lighter; with greyscale, no colour left.
+  const dark = await server.exchange(
+    server.logoUrl("svg.example", { format: "svg", theme: "dark" }),
+  );
+  assert.equal(dark.headers.get("content-type"), "image/svg+xml");
+  assert.equal(dark.headers.get("x-logo-fallback"), null);
+  const darkText = decoder.decode(dark.bytes);
+  assert.ok(!darkText.includes("#1b5e20"), "the dark green mark was recoloured for a dark page");
+  const kept = await server.exchange(
+    server.logoUrl("svg.example", { format: "svg", theme: "dark" }),
+  );
+  assert.ok(decoder.decode(kept.bytes).includes("#2e7d32"), "a tile that reads keeps its colour");
+  assert.ok(root(dark.bytes).includes(`width="128" height="64"`));
+  const grey = await server.exchange(
+    server.logoUrl("svg.example", { format: "svg", greyscale: "1" }),
+  );
+  assert.equal(grey.headers.get("content-type"), "image/svg+xml");
+  for (
+    const [, r, g, b] of decoder.decode(grey.bytes).matchAll(
+      /#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})\b/gi,
+    )
+  ) {
+    assert.ok(r === g && g === b, `grey: #${r}${g}${b}`);
+  }
+  assert.notEqual(grey.headers.get("etag"), dark.headers.get("etag"));
+  // An app built without it: the PNG of the same options, marked.
+  await using bare = await startTestApp({ app: { themeSvg: null } });
+  await bare.addLogo("svg.example", LOGO_SVG);
+  const answer = await bare.exchange(
+    bare.logoUrl("svg.example", { format: "svg", greyscale: "true" }),
   );
   assert.equal(answer.headers.get("content-type"), "image/png");
   assert.equal(answer.headers.get("x-logo-fallback"), "png");

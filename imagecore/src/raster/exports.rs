@@ -1,7 +1,7 @@
 //! The request-path module's WASM exports, wrapped by `mod.ts`.
 
+use crate::colour::theme::Theme;
 use crate::error::{Error, ErrorCode};
-use crate::raster::colour::theme::Theme;
 use crate::raster::encode::effort::Effort;
 use crate::raster::format::OutputFormat;
 use crate::raster::pipeline::{self, Options};

@@ -3,11 +3,10 @@
 //!
 //! - [`decode`]: any supported source to RGBA8 within the limits ([`format`] recognises it).
 //! - [`resize`]: Lanczos3 on premultiplied alpha, and the greyscale resize on two channels.
-//! - [`colour`]: greyscale and theme.
+//! - [`crate::colour`] (shared with the SVG module): greyscale and theme.
 //! - [`encode`]: PNG (smallest exact colour type), lossless WebP, JPEG.
 //! - [`pipeline`] and [`renditions`] run the stages; [`exports`] is what the WASM module exports.
 
-pub mod colour;
 pub mod decode;
 pub mod encode;
 pub mod exports;

@@ -1,7 +1,7 @@
 //! The whole transformation: decode → resize → greyscale → theme → encode.
 
+use crate::colour::theme::{apply_theme, Theme};
 use crate::error::Result;
-use crate::raster::colour::theme::{apply_theme, Theme};
 use crate::raster::decode::{decode_samples, Decoded};
 use crate::raster::encode::effort::Effort;
 use crate::raster::encode::encode_into;

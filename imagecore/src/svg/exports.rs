@@ -1,6 +1,8 @@
 //! The SVG module's WASM exports, wrapped by `mod.ts`.
 
-use crate::svg::{monogram, parse, rasterize_png_meant, sanitize, size};
+use crate::colour::theme::Theme;
+use crate::error::{Error, ErrorCode};
+use crate::svg::{monogram, parse, rasterize_png_meant, recolour, sanitize, size};
 use crate::wire::{to_js, with_header};
 use wasm_bindgen::prelude::*;
 
@@ -43,4 +45,17 @@ pub fn svg_sanitize(input: &[u8]) -> Result<Vec<u8>, JsValue> {
 pub fn svg_check_sanitized(input: &[u8]) -> Result<Vec<u8>, JsValue> {
     let (width, height) = sanitize::check_sanitized(input).map_err(to_js)?;
     Ok(with_header(width, height, 6, false, &[]))
+}
+
+/// SVG module: the sanitised SVG `text` recoloured for `greyscale` and `theme` (0 none, 1 light,
+/// 2 dark) — see [`recolour`].
+#[wasm_bindgen]
+pub fn svg_theme(text: &str, greyscale: bool, theme: u8) -> Result<String, JsValue> {
+    let theme = Theme::from_code(theme).ok_or_else(|| {
+        to_js(Error::new(
+            ErrorCode::InvalidArgument,
+            "Cannot theme image: unknown theme",
+        ))
+    })?;
+    recolour::recolour(text, greyscale, theme).map_err(to_js)
 }

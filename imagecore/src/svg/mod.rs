@@ -19,6 +19,7 @@ pub mod fit;
 pub mod font;
 pub mod monogram;
 pub mod prepass;
+pub mod recolour;
 pub mod sanitize;
 pub mod style_check;
 pub mod work_weights;
@@ -125,7 +126,7 @@ fn scale_to(tree: &Tree, width: u32, height: u32) -> Transform {
 
 /// Draws a tree, already fitted to the budgets at this size ([`fit::fit`]), to
 /// straight-alpha RGBA8 at exactly `width`×`height`.
-fn draw(tree: &Tree, width: u32, height: u32) -> Result<Vec<u8>> {
+pub(crate) fn draw(tree: &Tree, width: u32, height: u32) -> Result<Vec<u8>> {
     let mut pixmap = Pixmap::new(width, height).ok_or_else(|| {
         Error::new(
             ErrorCode::InvalidArgument,

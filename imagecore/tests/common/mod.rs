@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod part_logos;
 pub mod quality;
 pub mod quality_inputs;
 pub mod theme_logos;

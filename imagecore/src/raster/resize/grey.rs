@@ -17,8 +17,8 @@
 //! axis: separable filters act on each axis on their own, so box then Lanczos3 on each axis is the
 //! two-dimensional box then Lanczos3.
 
+use crate::colour::greyscale::{greyscale, luma};
 use crate::error::Result;
-use crate::raster::colour::greyscale::{greyscale, luma};
 use crate::raster::resize::{box_then_lanczos3, internal, pre_shrink_factor, shrunk_size};
 use fast_image_resize::images::Image;
 use fast_image_resize::{PixelType, Resizer};
@@ -63,7 +63,7 @@ fn pack_row(rgba: &[u8], pairs: &mut [u8]) {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn pack_eight(pixels: &[u8], out: &mut [u8]) {
-    use crate::raster::colour::greyscale::WEIGHTS;
+    use crate::colour::greyscale::WEIGHTS;
     use core::arch::wasm32::*;
     assert!(pixels.len() == 32 && out.len() == 16);
     // SAFETY: both loads read 16 bytes inside `pixels` (32 bytes, checked above) and the store

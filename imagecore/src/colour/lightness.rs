@@ -1,5 +1,5 @@
-//! Colour in OKLab/OKLCH for the theme step: a pixel's lightness, chroma, hue and WCAG luminance,
-//! and its lightness inverted (L → 1 − L) with hue and chroma kept, gamut-mapped back to sRGB.
+//! Colour in OKLab/OKLCH for the theme step: a colour's lightness, chroma, hue and WCAG luminance,
+//! and the same colour at another lightness with hue and chroma kept, gamut-mapped back to sRGB.
 //!
 //! The conversions are Björn Ottosson's published OKLab matrices
 //! (<https://bottosson.github.io/posts/oklab/>), in plain `f32` arithmetic. Gamut mapping keeps L
@@ -105,15 +105,14 @@ impl Colour {
     /// The colour of an 8-bit sRGB triple.
     ///
     /// ```
-    /// let white = imagecore::raster::colour::lightness::Colour::of([255, 255, 255]);
+    /// let white = imagecore::colour::lightness::Colour::of([255, 255, 255]);
     /// assert!((white.lab.l - 1.0).abs() < 1e-3 && white.chroma() < 1e-3);
     /// assert!((white.luminance - 1.0).abs() < 1e-6);
     /// ```
     pub fn of(rgb: [u8; 3]) -> Colour {
-        let [r, g, b] = rgb.map(srgb_to_linear);
         Colour {
-            lab: linear_to_oklab([r, g, b]),
-            luminance: 0.2126 * r + 0.7152 * g + 0.0722 * b,
+            lab: linear_to_oklab(rgb.map(srgb_to_linear)),
+            luminance: luminance(rgb),
         }
     }
 
@@ -125,7 +124,7 @@ impl Colour {
     /// OKLCH hue in degrees, [0, 360).
     ///
     /// ```
-    /// use imagecore::raster::colour::lightness::Colour;
+    /// use imagecore::colour::lightness::Colour;
     /// let orange = Colour::of([249, 115, 22]).hue();
     /// assert!(orange > 40.0 && orange < 60.0, "{orange}");
     /// ```
@@ -133,10 +132,18 @@ impl Colour {
         self.lab.b.atan2(self.lab.a).to_degrees().rem_euclid(360.0)
     }
 
-    /// This colour with its lightness inverted: [`invert_lightness`] of a colour already seen.
-    pub fn inverted(&self) -> [u8; 3] {
+    /// This colour at OKLab lightness `l` (clamped to [0, 1]), hue and chroma kept, or where sRGB
+    /// cannot show that chroma at `l`, chroma alone reduced to the most it can (bisection at
+    /// constant L and hue), rounded to 8 bits.
+    ///
+    /// ```
+    /// use imagecore::colour::lightness::Colour;
+    /// assert_eq!(Colour::of([0, 0, 0]).with_lightness(1.0), [255, 255, 255]);
+    /// assert_eq!(Colour::of([255, 255, 255]).with_lightness(0.0), [0, 0, 0]);
+    /// ```
+    pub fn with_lightness(&self, l: f32) -> [u8; 3] {
         let lab = self.lab;
-        let l = (1.0 - lab.l).clamp(0.0, 1.0);
+        let l = l.clamp(0.0, 1.0);
         let at = |scale: f32| Oklab {
             l,
             a: lab.a * scale,
@@ -160,6 +167,18 @@ impl Colour {
     }
 }
 
+/// WCAG 2.1 relative luminance of an 8-bit sRGB triple, 0 (black) to 1 (white).
+///
+/// ```
+/// use imagecore::colour::lightness::luminance;
+/// assert_eq!(luminance([0, 0, 0]), 0.0);
+/// assert!((luminance([255, 255, 255]) - 1.0).abs() < 1e-6);
+/// ```
+pub fn luminance(rgb: [u8; 3]) -> f32 {
+    let [r, g, b] = rgb.map(srgb_to_linear);
+    0.2126 * r + 0.7152 * g + 0.0722 * b
+}
+
 /// WCAG contrast ratio of two relative luminances, 1 to 21.
 pub fn contrast(a: f32, b: f32) -> f32 {
     let (hi, lo) = if a > b { (a, b) } else { (b, a) };
@@ -176,18 +195,6 @@ fn in_gamut(lab: Oklab) -> bool {
     oklab_to_linear(lab)
         .iter()
         .all(|&v| (-GAMUT_SLACK..=1.0 + GAMUT_SLACK).contains(&v))
-}
-
-/// `rgb` with its OKLab lightness inverted (L → 1 − L), hue kept, and chroma kept or, where sRGB
-/// cannot show it at the new lightness, reduced to the most it can.
-///
-/// ```
-/// use imagecore::raster::colour::lightness::invert_lightness;
-/// assert_eq!(invert_lightness([0, 0, 0]), [255, 255, 255]);
-/// assert_eq!(invert_lightness([255, 255, 255]), [0, 0, 0]);
-/// ```
-pub fn invert_lightness(rgb: [u8; 3]) -> [u8; 3] {
-    Colour::of(rgb).inverted()
 }
 
 #[cfg(test)]
