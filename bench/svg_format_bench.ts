@@ -87,20 +87,22 @@ const get = async (app: ReturnType<typeof createApp>, target: string) => {
   return took;
 };
 
-for (const format of ["svg", "png"]) {
+for (const [format, extra] of [["svg", ""], ["svg", "&theme=dark"], ["png", ""]]) {
   const app = createApp({ kv });
   const warm: number[] = [];
-  for (let i = 0; i < 200; i++) await get(app, url(`format=${format}&size=256`)); // warm-up
-  for (let i = 0; i < ROUNDS; i++) warm.push(await get(app, url(`format=${format}&size=256`)));
-  report(`format=${format} warm (same URL)`, warm);
+  for (let i = 0; i < 200; i++) await get(app, url(`format=${format}${extra}&size=256`)); // warm-up
+  for (let i = 0; i < ROUNDS; i++) {
+    warm.push(await get(app, url(`format=${format}${extra}&size=256`)));
+  }
+  report(`format=${format}${extra} warm (same URL)`, warm);
 
   const sized: number[] = [];
   let sizeApp = createApp({ kv });
   for (let i = 0; i < ROUNDS; i++) {
     if (i > 0 && i % 800 === 0) sizeApp = createApp({ kv });
-    sized.push(await get(sizeApp, url(`format=${format}&size=${(i % 800) + 1}`)));
+    sized.push(await get(sizeApp, url(`format=${format}${extra}&size=${(i % 800) + 1}`)));
   }
-  report(`format=${format} new size each time`, sized);
+  report(`format=${format}${extra} new size each time`, sized);
 
   const cold: number[] = [];
   const coldRounds = Math.min(ROUNDS, 300);
@@ -110,10 +112,10 @@ for (const format of ["svg", "png"]) {
     const miss = `http://localhost/other.example?token=${key.publishableKey}`;
     await (await fresh.handler(new Request(miss, { headers: { host: "localhost" } }))).body
       ?.cancel();
-    cold.push(await get(fresh, url(`format=${format}&size=${(i % 800) + 1}`)));
+    cold.push(await get(fresh, url(`format=${format}${extra}&size=${(i % 800) + 1}`)));
     await fresh.close();
   }
-  report(`format=${format} cold (record, blob from KV)`, cold);
+  report(`format=${format}${extra} cold (record, blob from KV)`, cold);
   await app.close();
 }
 kv.close();

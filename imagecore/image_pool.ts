@@ -51,6 +51,7 @@ export type {
   ImageWork,
   JobOptions,
   MonogramWork,
+  SvgThemeWork,
 } from "./image_pool_types.ts";
 export { DEFAULT_MAX_HEAP_MB } from "./pool/settings.ts";
 
@@ -89,6 +90,8 @@ export function startImagePool(options: ImagePoolOptions = {}): ImagePool {
       submit({ op: "monogram", options: { ...transformOptions, label, domain } }, job) as Promise<
         TransformResult
       >,
+    themeSvg: (svg, themeOptions, job) =>
+      submit({ op: "themeSvg", options: { ...themeOptions, svg } }, job) as Promise<string>,
     runForTests: (op, job, signal) => submit({ op, signal }, job),
     stats: () => jobs.stats(),
     close,

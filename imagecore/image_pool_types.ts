@@ -10,6 +10,7 @@
  * @module
  */
 import type { ImageOp } from "./image_worker.ts";
+import type { SvgThemeOptions } from "./svg_theme.ts";
 import type {
   ProbeResult,
   RenditionsOptions,
@@ -52,6 +53,16 @@ export interface MonogramWork {
     options?: TransformOptions,
     job?: JobOptions,
   ): Promise<TransformResult>;
+}
+
+/**
+ * `format=svg`'s recolouring (`themeSvg` of `svg_theme.ts`) where the work runs: it draws the
+ * document to plan the theme, a render the serving isolate should not run. The image pool offers
+ * it.
+ */
+export interface SvgThemeWork {
+  /** `themeSvg(svg, options)`: the sanitised SVG text recoloured for greyscale and theme. */
+  themeSvg(svg: string, options: SvgThemeOptions, job?: JobOptions): Promise<string>;
 }
 
 /** Per-job options. */
@@ -117,7 +128,7 @@ export interface ImagePoolStats {
 }
 
 /** A running pool; see the module doc. */
-export interface ImagePool extends ImageWork, MonogramWork, AsyncDisposable {
+export interface ImagePool extends ImageWork, MonogramWork, SvgThemeWork, AsyncDisposable {
   /** Resolves once every worker has loaded imagecore (rejects if one could not start). */
   ready(): Promise<void>;
   /**
@@ -125,7 +136,7 @@ export interface ImagePool extends ImageWork, MonogramWork, AsyncDisposable {
    * releases a `test:hold` once its first Int32 cell is set and notified.
    */
   runForTests(
-    op: Exclude<ImageOp, "probe" | "transform" | "renditions" | "monogram">,
+    op: Exclude<ImageOp, "probe" | "transform" | "renditions" | "monogram" | "themeSvg">,
     job?: JobOptions,
     signal?: SharedArrayBuffer,
   ): Promise<unknown>;

@@ -2,7 +2,8 @@
  * Worker side of {@link ./image_pool.ts}: loads and instantiates both WASM modules, posts
  * `{ type: "ready" }`, then answers one job at a time with its result or its error's code and
  * message, and the linear memory it holds afterwards (the pool replaces a worker left large).
- * Besides imagecore's calls it draws monogram tiles (`monogram`: `monogramSvg`, then `transform`),
+ * Besides imagecore's calls it draws monogram tiles (`monogram`: `monogramSvg`, then `transform`)
+ * and recolours `format=svg` documents (`themeSvg`, which draws the document to plan the theme),
  * so the isolate that serves requests never loads the SVG module for them.
  *
  * The `test:` operations exist so that tests can show the pool's limits acting on a real worker:
@@ -27,6 +28,7 @@ import {
   wasmMemoryBytes,
 } from "./mod.ts";
 import { lowerThreadPriority } from "./thread_niceness.ts";
+import { type SvgThemeOptions, themeSvg } from "./svg_theme.ts";
 import { answerJob, type Mailbox, openMailbox, POSTED, readJob } from "./worker_mailbox.ts";
 
 /** Operations a job may ask for. */
@@ -35,6 +37,7 @@ export type ImageOp =
   | "transform"
   | "renditions"
   | "monogram"
+  | "themeSvg"
   | "test:spin"
   | "test:heap"
   | "test:grow"
@@ -54,8 +57,8 @@ export interface ImageJob {
    * against 0.3 ms of CPU for 56 kB, `bench/render_overhead_bench.ts`).
    */
   input?: ArrayBuffer;
-  /** Options of `transform`, of `renditions` (`./renditions.ts`) or of `monogram`. */
-  options?: TransformOptions | RenditionsOptions | MonogramOptions;
+  /** Options of `transform`, of `renditions` (`./renditions.ts`), of `monogram` or `themeSvg`. */
+  options?: TransformOptions | RenditionsOptions | MonogramOptions | ThemeSvgOptions;
   /** `test:hold` waits until the first Int32 cell of this buffer is not 0. */
   signal?: SharedArrayBuffer;
 }
@@ -66,6 +69,12 @@ export interface MonogramOptions extends TransformOptions {
   label: string;
   /** The domain that picks the colour (`monogramSvg`'s `domain`). */
   domain: string;
+}
+
+/** A `themeSvg` job's options: the sanitised SVG text and `themeSvg`'s options. */
+export interface ThemeSvgOptions extends SvgThemeOptions {
+  /** The document (`themeSvg`'s `svgText`). */
+  svg: string;
 }
 
 /** What the pool passes each worker as `workerData`. */
@@ -137,7 +146,7 @@ export function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
 function run(
   op: ImageOp,
   input?: Uint8Array,
-  options?: TransformOptions | RenditionsOptions | MonogramOptions,
+  options?: TransformOptions | RenditionsOptions | MonogramOptions | ThemeSvgOptions,
   signal?: SharedArrayBuffer,
 ) {
   switch (op) {
@@ -150,6 +159,10 @@ function run(
     case "monogram": {
       const { label, domain, ...transformOptions } = options as MonogramOptions;
       return transform(monogramSvg(label, domain), transformOptions);
+    }
+    case "themeSvg": {
+      const { svg, ...themeOptions } = options as ThemeSvgOptions;
+      return themeSvg(svg, themeOptions);
     }
     default:
       return testOp(op, signal);

@@ -141,9 +141,10 @@ export class JobQueue {
     const { job, deadlineMs } = pending;
     const seq = slot.seq % 0x7fff_ffff + 1;
     const before = slot.mailbox && Atomics.load(slot.mailbox.cells, DONE);
-    // `renditions`' results and a `monogram` job's strings do not fit the mailbox's cells.
+    // `renditions`' results and the strings of `monogram` and `themeSvg` jobs do not fit the
+    // mailbox's cells.
     const mailable = job.signal === undefined && job.op !== "renditions" &&
-      job.op !== "monogram";
+      job.op !== "monogram" && job.op !== "themeSvg";
     if (
       mailable && slot.mailbox &&
       postJob(slot.mailbox, seq, job.op, job.input, job.options as TransformOptions | undefined)

@@ -74,6 +74,7 @@ import {
 } from "./respond.ts";
 import { safeLog } from "../safe_log.ts";
 import { themeSvg } from "../../imagecore/svg_theme.ts";
+import type { SvgThemeWork } from "../../imagecore/image_pool.ts";
 import type { LogoSubstitution } from "../sdk/logo_options.ts";
 import { KeyStore } from "../store/key_store.ts";
 import { LogoStore } from "../store/logo_store.ts";
@@ -127,11 +128,12 @@ export interface AppDeps {
    * Where cold renders and monogram tiles run: the render pool (`src/server/render_pool.ts`);
    * default in process.
    */
-  imaging?: MonogramImaging;
+  imaging?: MonogramImaging & Partial<SvgThemeWork>;
   /**
    * Recolours a sanitised SVG for `format=svg` with `greyscale` or `theme`
-   * (`RendererOptions.themeSvg`); default imagecore's `themeSvg` (`imagecore/svg_theme.ts`), in
-   * this isolate. `null`: none, such requests answer the PNG, marked `png`.
+   * (`RendererOptions.themeSvg`); default `imaging`'s `themeSvg` (the render pool's), else
+   * imagecore's `themeSvg` (`imagecore/svg_theme.ts`) in this isolate. `null`: none, such
+   * requests answer the PNG, marked `png`.
    */
   themeSvg?: RendererOptions["themeSvg"] | null;
 }
@@ -173,6 +175,12 @@ interface RequestContext {
   audience: CacheAudience;
   readonly cachePolicy: CachePolicy;
   fallback: LogoSubstitution[] | undefined;
+}
+
+/** The recolouring `imaging` runs (the render pool's), else imagecore's in this isolate. */
+function svgRecolouring(imaging: AppDeps["imaging"]): RendererOptions["themeSvg"] {
+  const themeSvgIn = imaging?.themeSvg;
+  return themeSvgIn === undefined ? themeSvg : (svg, options) => themeSvgIn(svg, options);
 }
 
 /** Builds the application from its dependencies. Opens nothing; starts no timers. */
@@ -218,7 +226,7 @@ export function createApp(deps: AppDeps): App {
     sources,
     log,
     imaging: deps.imaging,
-    themeSvg: deps.themeSvg === null ? undefined : deps.themeSvg ?? themeSvg,
+    themeSvg: deps.themeSvg === null ? undefined : deps.themeSvg ?? svgRecolouring(deps.imaging),
   });
   const checkHost = createHostCheck();
   const parseRequest = createRequestParser();

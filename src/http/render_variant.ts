@@ -58,6 +58,7 @@ import { outputSize } from "../../imagecore/output_size.ts";
 import { sizeSanitizedSvg } from "../../imagecore/sanitized_svg.ts";
 import {
   isDefaultSpec,
+  RENDER_SPEC,
   type RenderSpec,
   specTag,
   transformOptionsOf,
@@ -93,10 +94,14 @@ export interface RendererOptions {
   /** Where imagecore renders: the render pool; default in this isolate (`IN_PROCESS`). */
   imaging?: ImageWork;
   /**
-   * Recolours a sanitised SVG for `greyscale` and `theme` (`themeSvg` of `imagecore/svg_theme.ts`);
-   * without it such `format=svg` requests answer the PNG, marked `png`.
+   * Recolours a sanitised SVG for `greyscale` and `theme` (`themeSvg` of `imagecore/svg_theme.ts`,
+   * in the render pool: `ImagePool.themeSvg`); without it such `format=svg` requests answer the
+   * PNG, marked `png`. A failure is handled as a render's ({@link renderUnavailable}).
    */
-  themeSvg?: (svg: string, options: { greyscale: boolean; theme: LogoTheme | undefined }) => string;
+  themeSvg?: (
+    svg: string,
+    options: { greyscale: boolean; theme: LogoTheme | undefined },
+  ) => string | Promise<string>;
 }
 
 /** The render step. */
@@ -236,17 +241,36 @@ export function createRenderer(options: RendererOptions): Renderer {
     return bytes;
   }
 
-  /** The stored sanitised SVG, sized and recoloured as asked. */
-  function sizedSvg(document: Uint8Array, rendition: Rendition, opts: LogoOptions, etag: string) {
+  /**
+   * The stored sanitised SVG recoloured for `opts` (or as stored), cached with the sources: one
+   * recolouring per logo and colour options, whatever the sizes asked.
+   */
+  async function colouredSvg(stored: Uint8Array, rendition: Rendition, opts: LogoOptions) {
+    const { greyscale, theme } = opts;
+    if (!greyscale && theme === undefined) return stored;
+    const key = rendition.hash + RENDER_SPEC.greyscale.tag(greyscale) +
+      RENDER_SPEC.theme.tag(theme);
+    const coloured = await sources.getOrCreate(key, async () => {
+      const text = new TextDecoder().decode(stored);
+      const recoloured = await Promise.resolve()
+        .then(() => recolour!(text, { greyscale, theme }))
+        .catch((error) => {
+          throw renderUnavailable(error) ?? error;
+        });
+      return { bytes: new TextEncoder().encode(recoloured), contentType: CONTENT_TYPES.svg };
+    });
+    return coloured.bytes;
+  }
+
+  /** The stored sanitised SVG, recoloured and sized as asked. */
+  async function sizedSvg(
+    stored: Uint8Array,
+    rendition: Rendition,
+    opts: LogoOptions,
+    etag: string,
+  ) {
     const { width, height } = outputSize(rendition.width, rendition.height, opts.size);
-    let svg = document;
-    if (opts.greyscale || opts.theme !== undefined) {
-      const { greyscale, theme } = opts;
-      svg = new TextEncoder().encode(
-        recolour!(new TextDecoder().decode(svg), { greyscale, theme }),
-      );
-    }
-    const bytes = sizeSanitizedSvg(svg, width, height);
+    const bytes = sizeSanitizedSvg(await colouredSvg(stored, rendition, opts), width, height);
     return { bytes, contentType: CONTENT_TYPES.svg, etag, width, height };
   }
 
@@ -259,7 +283,7 @@ export function createRenderer(options: RendererOptions): Renderer {
       bytes: await readRendition(plan.rendition),
       contentType: plan.rendition.type,
     }));
-    if (plan.svg) return sizedSvg(source.bytes, plan.rendition, opts, etag);
+    if (plan.svg) return await sizedSvg(source.bytes, plan.rendition, opts, etag);
     const asked = plan.substitution === "png" ? { ...opts, format: "png" as const } : opts;
     // A worker gets a copy of the cached source: transferring it would empty the cache's entry.
     const out = await imaging.transform(source.bytes, transformOptionsOf(asked)).catch((error) => {

@@ -21,7 +21,12 @@
  */
 import { type App, createApp } from "../http/app.ts";
 import type { DiscoveryService } from "../discovery/service.ts";
-import type { ImagePool, ImageWork, MonogramWork } from "../../imagecore/image_pool.ts";
+import type {
+  ImagePool,
+  ImageWork,
+  MonogramWork,
+  SvgThemeWork,
+} from "../../imagecore/image_pool.ts";
 import { observeSettings, startObserver } from "../observe/request_observer.ts";
 import { safeLog } from "../safe_log.ts";
 import { type DemoInfo, seedIfEmpty } from "../store/seed.ts";
@@ -128,12 +133,15 @@ export async function startService(
   let renderPool: ImagePool | undefined;
   const deadlineMs = settings.renderDeadlineMs;
   const pool = () => renderPool ??= startRenderPool(workers, deadlineMs)!; // docs/internals/render_pool.md
-  const imaging: (ImageWork & MonogramWork) | undefined = workers === 0 ? undefined : {
-    probe: (...args) => pool().probe(...args),
-    transform: (...args) => pool().transform(...args),
-    renditions: (...args) => pool().renditions(...args),
-    monogram: (...args) => pool().monogram(...args), // src/http/monogram.ts
-  };
+  const imaging: (ImageWork & MonogramWork & SvgThemeWork) | undefined = workers === 0
+    ? undefined
+    : {
+      probe: (...args) => pool().probe(...args),
+      transform: (...args) => pool().transform(...args),
+      renditions: (...args) => pool().renditions(...args),
+      monogram: (...args) => pool().monogram(...args), // src/http/monogram.ts
+      themeSvg: (...args) => pool().themeSvg(...args), // format=svg with greyscale or theme
+    };
   const observer = await startObserver({
     settings: observeSettings(settings),
     queueDepth: () => renderPool?.stats().queued ?? 0,

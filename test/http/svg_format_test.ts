@@ -12,6 +12,8 @@ import { SVG_CONTENT_SECURITY_POLICY } from "../../src/http/respond.ts";
 import { SVG_RENDITION } from "../../src/store/logo_ingest.ts";
 import { createRenderer } from "../../src/http/render_variant.ts";
 import { DEFAULT_OPTIONS } from "../../src/http/request_options.ts";
+import { startImagePool } from "../../imagecore/image_pool.ts";
+import { sanitizeSvg, themeSvg } from "../../imagecore/mod.ts";
 
 const decoder = new TextDecoder();
 const LOGO_SVG = new TextEncoder().encode(
@@ -209,4 +211,37 @@ Deno.test("format=svg with greyscale or theme: recoloured by themeSvg, else the 
   );
   assert.equal(answer.headers.get("content-type"), "image/png");
   assert.equal(answer.headers.get("x-logo-fallback"), "png");
+});
+
+Deno.test("format=svg recolouring runs in the render pool's worker, once per logo and colours", async () => {
+  await using pool = startImagePool({ size: 1 });
+  let calls = 0;
+  const imaging = {
+    probe: pool.probe,
+    transform: pool.transform,
+    renditions: pool.renditions,
+    themeSvg: (...args: Parameters<typeof pool.themeSvg>) => (calls++, pool.themeSvg(...args)),
+  };
+  await using server = await startTestApp({ app: { imaging } });
+  const svg = new TextEncoder().encode(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10" fill="#1b5e20"/></svg>`,
+  );
+  await server.addLogo("dark.example", svg);
+  const answers = [];
+  for (const size of ["64", "300", "64"]) {
+    answers.push(
+      await server.exchange(server.logoUrl("dark.example", { format: "svg", theme: "dark", size })),
+    );
+  }
+  assert.equal(calls, 1, "one recolouring for every size");
+  const inProcess = themeSvg(decoder.decode(sanitizeSvg(svg).bytes), {
+    greyscale: false,
+    theme: "dark",
+  });
+  const body = decoder.decode(answers[1].bytes);
+  assert.equal(
+    body.slice(root(answers[1].bytes).length),
+    inProcess.slice(inProcess.indexOf(">") + 1),
+  );
+  assert.ok(root(answers[1].bytes).includes(`width="300" height="150"`));
 });
