@@ -14,7 +14,8 @@
  * - `format=svg` answers the stored sanitised SVG (`SVG_RENDITION`, `src/store/logo_ingest.ts`)
  *   with its root's `width` and `height` set to the size asked (height by the aspect ratio, as a
  *   raster's): no render, no worker. With `greyscale` or `theme` it is recoloured by `themeSvg`
- *   when the renderer has one ({@link RendererOptions.themeSvg}). A logo with no sanitised SVG (a
+ *   when the renderer has one ({@link RendererOptions.themeSvg}: the render pool's), once per logo
+ *   and colour options (cached with the sources). A logo with no sanitised SVG (a
  *   raster source, or one stored before recipe 3), or a recolouring asked of a renderer without
  *   `themeSvg`, answers the PNG of the same options instead, marked as the substitution `png`
  *   ({@link Renderer.substitution}, sent as `X-Logo-Fallback: png`).
