@@ -40,6 +40,7 @@ import {
   type SanitizedSvg,
   unpackRenditions,
 } from "./renditions.ts";
+import { checkSanitizedSvg, sanitizedOrNothing } from "./svg_sanitize.ts";
 import * as glue from "./pkg/imagecore.js";
 import * as svgGlue from "./pkg/imagecore_svg.js";
 
@@ -51,6 +52,7 @@ export { checkInputSize, ImageCoreError, type ImageCoreErrorCode, LIMITS, setMem
 export type { EncodeEffort, SourceFormat, TransformOptions };
 export type { PackedRenditions, RenditionsOptions, RenditionsResult, SanitizedSvg };
 export { type SvgThemeOptions, themeSvg } from "./svg_theme.ts";
+export { checkSanitizedSvg, sanitizeSvg } from "./svg_sanitize.ts";
 
 /** What {@link transformStages} measured: ms of each stage inside one WASM call. */
 export interface StageTimes {
@@ -214,75 +216,8 @@ export function renditionsPacked(input: Uint8Array, options: RenditionsOptions):
   );
   if (source.format !== "svg") return packed;
   if (options.svg === "check") return { ...packed, svg: checkSanitizedSvg(input) };
-  const sanitized = sanitizeOrNothing(input);
+  const sanitized = sanitizedOrNothing(input);
   return sanitized === undefined ? packed : { ...packed, svg: sanitized };
-}
-
-/** {@link sanitizeSvg}, or `undefined` when it refuses the document as too large or unsafe. */
-function sanitizeOrNothing(input: Uint8Array): SanitizedSvg | undefined {
-  try {
-    return sanitizeSvg(input);
-  } catch (error) {
-    const code = (error as ImageCoreError).code;
-    if (code === "too_large" || code === "unsupported_format") return undefined;
-    throw error;
-  }
-}
-
-/** The result header's size, and the body after it. */
-function sizedBody(out: Uint8Array): SanitizedSvg {
-  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  return { width: readU32(view, 0), height: readU32(view, 4), bytes: out.subarray(12) };
-}
-
-/**
- * The sanitised SVG of an SVG document, served for `format=svg` (imagecore's
- * `svg/sanitize.rs`): parsed within every budget of the SVG module, then written back from the
- * parsed tree by usvg's own writer — so no script, event handler, `foreignObject`, link, style
- * sheet, image or font (text is written as outlines) — and the writing checked against an allow
- * list. Its root is `<svg viewBox="0 0 w h" width="w" height="h"`, so setting `width` and
- * `height` scales it.
- *
- * @throws {ImageCoreError} as {@link probe} for a bad SVG (`corrupt`, `too_large` over a budget);
- *   `too_large` when the document written would pass 1 MiB; `unsupported_format` when the input
- *   is not an SVG, or when what was written falls outside the allow list (an `id` that could end
- *   a `url(…)`).
- * @example
- * ```ts
- * const svg = new TextEncoder().encode(
- *   '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" onload="alert(1)"><rect width="20" height="10"/></svg>',
- * );
- * const { bytes, width, height } = sanitizeSvg(svg); // 20 × 10, no onload
- * ```
- */
-export function sanitizeSvg(input: Uint8Array): SanitizedSvg {
-  checkInput(input);
-  if (!isSvg(input)) {
-    throw new ImageCoreError("unsupported_format", "Cannot sanitise SVG: the input is not an SVG");
-  }
-  return sizedBody(svg.call(() => svgGlue.svg_sanitize(input)));
-}
-
-/**
- * Checks that `input` is a sanitised document as {@link sanitizeSvg} writes them (within the
- * budgets, at most 1 MiB, inside the writer's allow list) and returns it with its intrinsic size,
- * `bytes` being `input` itself: what an archive import asks of a stored one.
- *
- * @throws {ImageCoreError} as {@link sanitizeSvg}; `unsupported_format` for anything the writer
- *   would not have written.
- * @example
- * ```ts
- * const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="2" height="1"/>');
- * checkSanitizedSvg(sanitizeSvg(svg).bytes).width; // 2
- * ```
- */
-export function checkSanitizedSvg(input: Uint8Array): SanitizedSvg {
-  checkInput(input);
-  if (!isSvg(input)) {
-    throw new ImageCoreError("unsupported_format", "Cannot sanitise SVG: the input is not an SVG");
-  }
-  const { width, height } = sizedBody(svg.call(() => svgGlue.svg_check_sanitized(input)));
-  return { bytes: input, width, height };
 }
 
 /**

@@ -55,11 +55,9 @@ import {
   type LogoSubstitution,
   type LogoTheme,
 } from "../sdk/logo_options.ts";
-import { outputSize } from "../../imagecore/output_size.ts";
-import { sizeSanitizedSvg } from "../../imagecore/sanitized_svg.ts";
+import { svgAnswers } from "./svg_variant.ts";
 import {
   isDefaultSpec,
-  RENDER_SPEC,
   type RenderSpec,
   specTag,
   transformOptionsOf,
@@ -232,6 +230,15 @@ export function createRenderer(options: RendererOptions): Renderer {
   const sources = options.sources ?? new VariantCache({ maxBytes: DEFAULT_SOURCE_CACHE_BYTES });
   const imaging = options.imaging ?? IN_PROCESS;
   const recolour = options.themeSvg;
+  // A recolouring is a render (it draws the document): its failures are handled as one's.
+  const sizedSvg = svgAnswers(
+    sources,
+    recolour &&
+      ((svg, opts) =>
+        Promise.resolve().then(() => recolour(svg, opts)).catch((error) => {
+          throw renderUnavailable(error) ?? error;
+        })),
+  );
   const plan = (record: LogoRecord, opts: LogoOptions) =>
     planRender(record, opts, recolour !== undefined);
 
@@ -240,39 +247,6 @@ export function createRenderer(options: RendererOptions): Renderer {
     // The record was read a moment ago but its bytes are gone: the logo was just removed.
     if (bytes === null) throw logoNotFound();
     return bytes;
-  }
-
-  /**
-   * The stored sanitised SVG recoloured for `opts` (or as stored), cached with the sources: one
-   * recolouring per logo and colour options, whatever the sizes asked.
-   */
-  async function colouredSvg(stored: Uint8Array, rendition: Rendition, opts: LogoOptions) {
-    const { greyscale, theme } = opts;
-    if (!greyscale && theme === undefined) return stored;
-    const key = rendition.hash + RENDER_SPEC.greyscale.tag(greyscale) +
-      RENDER_SPEC.theme.tag(theme);
-    const coloured = await sources.getOrCreate(key, async () => {
-      const text = new TextDecoder().decode(stored);
-      const recoloured = await Promise.resolve()
-        .then(() => recolour!(text, { greyscale, theme }))
-        .catch((error) => {
-          throw renderUnavailable(error) ?? error;
-        });
-      return { bytes: new TextEncoder().encode(recoloured), contentType: CONTENT_TYPES.svg };
-    });
-    return coloured.bytes;
-  }
-
-  /** The stored sanitised SVG, recoloured and sized as asked. */
-  async function sizedSvg(
-    stored: Uint8Array,
-    rendition: Rendition,
-    opts: LogoOptions,
-    etag: string,
-  ) {
-    const { width, height } = outputSize(rendition.width, rendition.height, opts.size);
-    const bytes = sizeSanitizedSvg(await colouredSvg(stored, rendition, opts), width, height);
-    return { bytes, contentType: CONTENT_TYPES.svg, etag, width, height };
   }
 
   async function produce(plan: RenderPlan, opts: LogoOptions, etag: string) {
