@@ -72,6 +72,7 @@ import {
   respondNotModified,
 } from "./respond.ts";
 import { safeLog } from "../safe_log.ts";
+import type { FallbackMark } from "../sdk/logo_options.ts";
 import { KeyStore } from "../store/key_store.ts";
 import { LogoStore } from "../store/logo_store.ts";
 import type { LogoChangeFeed } from "../store/logo_change_feed.ts";
@@ -163,7 +164,7 @@ interface RequestContext {
   bytes: number | undefined;
   audience: CacheAudience;
   readonly cachePolicy: CachePolicy;
-  fallback: "monogram" | undefined;
+  fallback: FallbackMark[];
 }
 
 /** Builds the application from its dependencies. Opens nothing; starts no timers. */
@@ -236,7 +237,7 @@ export function createApp(deps: AppDeps): App {
       // Until a credential is known, an answer depends on the URL alone (a 404 for `/api`).
       audience: "shared",
       cachePolicy,
-      fallback: undefined,
+      fallback: [],
     };
     const observation = observer.begin(request);
     const response = await answer(request, context, observation);
@@ -282,9 +283,12 @@ export function createApp(deps: AppDeps): App {
       context.quota = await limitRequest(limiter, credential.key);
       // 5 resolve
       observation.step("resolve");
-      const logo = await resolve(parsed.domain).catch(monogramOnMiss(parsed.options));
+      const options = parsed.options;
+      const logo = await resolve(parsed.domain, options.type).catch(monogramOnMiss(options));
       context.servedDomain = logo?.domain;
-      if (logo === null) context.fallback = "monogram";
+      // A wordmark asked and none stored: the icon stands in (or, with none either, the tile).
+      if (options.type === "logo" && logo?.type !== "logo") context.fallback.push("icon");
+      if (logo === null) context.fallback.push("monogram");
       // 6 render (not needed when the client's copy is current)
       observation.step("render");
       const etag = logo === null

@@ -4,6 +4,12 @@
  * `Logo not found`. When nothing is stored and a `discover` function is given, it is called once
  * for the requested domain (concurrent misses share one call) and the chain is read again.
  *
+ * A `type=logo` request looks for a wordmark along the same chain first (the domain's, else the
+ * nearest parent's); when no domain of the chain has one, it resolves the icon exactly as a
+ * `type=icon` request does (discovery included) and says so (`type: "icon"` in the result, which
+ * the app sends as `X-Logo-Fallback: icon`). A wordmark anywhere in the chain wins over an icon
+ * nearer the domain: the request asked for a wordmark.
+ *
  * Records, and their absence, are cached in memory, and the hot path does no KV read:
  * - with a change feed (`changes`: `src/store/logo_change_feed.ts`, which `src/main.ts` runs), for
  *   as long as the feed keeps confirming them, up to {@link LOGO_CACHE_MAX_AGE_MS}: a domain the
@@ -23,6 +29,7 @@
  * import { LogoStore } from "../store/logo_store.ts";
  * const resolve = createResolver({ logos: new LogoStore(await Deno.openKv(":memory:")) });
  * const { record, domain } = await resolve("docs.example.com"); // may be example.com's logo
+ * const wide = await resolve("example.com", "logo"); // wide.type: "logo", or "icon" when none
  * ```
  * @module
  */
@@ -33,6 +40,7 @@ import type { LogoRecord, LogoStore } from "../store/logo_store.ts";
 import type { LogoChangeFeed } from "../store/logo_change_feed.ts";
 import { SingleFlight } from "../single_flight.ts";
 import { type CacheCounts, TtlCache } from "../ttl_cache.ts";
+import { DEFAULT_TYPE, LOGO_TYPES, type LogoType } from "../sdk/logo_options.ts";
 
 /** The lookup resolution needs from the logo store. */
 export type LogoLookup = Pick<LogoStore, "get">;
@@ -43,6 +51,8 @@ export interface ResolvedLogo {
   readonly record: LogoRecord;
   /** The domain whose logo is served: the requested one or a parent. */
   readonly domain: string;
+  /** The record's type: `logo` (a wordmark), or `icon` — for a `logo` request, its fallback. */
+  readonly type: LogoType;
 }
 
 /** Options of {@link createResolver}. */
@@ -70,12 +80,12 @@ export interface ResolverOptions {
 /** The resolve step, plus a way to drop a cached domain after changing it in this process. */
 export interface Resolver {
   /**
-   * Resolves `domain` (normalised) to the record to serve.
+   * Resolves `domain` (normalised) to the record to serve for `type` (default `icon`).
    *
    * @throws {HttpError} 404 `Logo not found`; 503 when KV fails.
    */
-  (domain: string): Promise<ResolvedLogo>;
-  /** Forgets what is cached for `domain`, so the next request reads KV. */
+  (domain: string, type?: LogoType): Promise<ResolvedLogo>;
+  /** Forgets what is cached for `domain` (icon and wordmark), so the next request reads KV. */
   forget(domain: string): void;
   /** Domains cached, and the bytes counted for them ({@link recordCacheBytes}). */
   stats(): { entries: number; bytes: number };
@@ -113,6 +123,20 @@ export function recordCacheBytes(record: LogoRecord | null): number {
   return bytes;
 }
 
+/**
+ * The record cache's key of `domain`'s image of `type`: the domain itself for the icon (as before
+ * wordmarks), `logo domain` for the wordmark (a domain never holds a space).
+ */
+function cacheKey(type: LogoType, domain: string): string {
+  return type === DEFAULT_TYPE ? domain : `${type} ${domain}`;
+}
+
+/** The type and domain of a {@link cacheKey}. */
+function fromCacheKey(key: string): [LogoType, string] {
+  const space = key.indexOf(" ");
+  return space < 0 ? [DEFAULT_TYPE, key] : [key.slice(0, space) as LogoType, key.slice(space + 1)];
+}
+
 /** The 404 (spec text). */
 export function logoNotFound(): HttpError {
   return new HttpError(404, "Logo not found");
@@ -132,14 +156,17 @@ export function createResolver(options: ResolverOptions): Resolver {
     maxBytes,
     sizeOf: recordCacheBytes,
     clock: options.clock,
-    load: (domain) => guardKv(() => logos.get(domain), { log }),
+    load: (key) => {
+      const [type, domain] = fromCacheKey(key);
+      return guardKv(() => logos.get(domain, type), { log });
+    },
     counts: options.counts,
     confirmedAt: changes && (() => changes.confirmedAt()),
     maxAgeMs: changes && LOGO_CACHE_MAX_AGE_MS,
   });
   const unsubscribe = changes?.subscribe({
     changed: (domains) => {
-      for (const domain of domains) records.delete(domain);
+      for (const domain of domains) forget(domain);
     },
     cleared: () => records.clear(),
   });
@@ -147,10 +174,13 @@ export function createResolver(options: ResolverOptions): Resolver {
   const chains = new Map<string, readonly string[]>();
   const chainEntries = Math.min(maxEntries, CHAIN_MEMO_MAX_ENTRIES);
 
-  async function firstInChain(chain: readonly string[]): Promise<ResolvedLogo | null> {
+  async function firstInChain(
+    chain: readonly string[],
+    type: LogoType = DEFAULT_TYPE,
+  ): Promise<ResolvedLogo | null> {
     for (const candidate of chain) {
-      const found = await records.get(candidate);
-      if (found !== null) return { record: found, domain: candidate };
+      const found = await records.get(cacheKey(type, candidate));
+      if (found !== null) return { record: found, domain: candidate, type };
     }
     return null;
   }
@@ -176,7 +206,7 @@ export function createResolver(options: ResolverOptions): Resolver {
   }
 
   function forget(domain: string): void {
-    records.delete(domain);
+    for (const type of LOGO_TYPES) records.delete(cacheKey(type, domain));
   }
 
   /** `lookupChain` of a domain, remembered: the public-suffix lookup runs once per domain. */
@@ -190,8 +220,15 @@ export function createResolver(options: ResolverOptions): Resolver {
     return chain;
   }
 
-  const resolve = async (domain: string): Promise<ResolvedLogo> => {
+  const resolve = async (
+    domain: string,
+    type: LogoType = DEFAULT_TYPE,
+  ): Promise<ResolvedLogo> => {
     const chain = chainOf(domain);
+    if (type !== DEFAULT_TYPE) {
+      const wordmark = await firstInChain(chain, type);
+      if (wordmark !== null) return wordmark;
+    }
     const found = await firstInChain(chain);
     if (found !== null) return found;
     if (discover === undefined) throw logoNotFound();

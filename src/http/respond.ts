@@ -34,6 +34,7 @@ import type { Log } from "../safe_log.ts";
 import { HttpError } from "../http_error.ts";
 import type { RateLimitDecision } from "../limits/rate_limiter.ts";
 import type { TaggedVariant } from "./render_variant.ts";
+import { fallbackHeader, type FallbackMark } from "../sdk/logo_options.ts";
 
 /** What a response needs to know about the request besides its result. */
 export interface ResponseContext {
@@ -53,10 +54,11 @@ export interface ResponseContext {
   /** The `Cache-Control` values; default {@link DEFAULT_CACHE_POLICY}. */
   readonly cachePolicy?: CachePolicy;
   /**
-   * Set when the image is a fallback (`monogram`): sent as `X-Logo-Fallback`, with the monogram's
-   * shorter `Cache-Control`.
+   * Set when the image stands in for the one asked (`icon` for a missing wordmark, `monogram` for
+   * a missing logo, in that order): sent as `X-Logo-Fallback` (comma-separated), with the
+   * fallbacks' shorter `Cache-Control` (an hour: the real image may be added later).
    */
-  readonly fallback?: "monogram";
+  readonly fallback?: readonly FallbackMark[];
 }
 
 /** Most prepared 200 responses kept per variant (per served domain, CORS origin and caching). */
@@ -106,7 +108,8 @@ function commonHeaders(context: ResponseContext, cacheControl: string): [string,
   }
   headers.push(["cache-control", cacheControl], ["x-content-type-options", "nosniff"]);
   if (context.servedDomain !== undefined) headers.push(["x-logo-domain", context.servedDomain]);
-  if (context.fallback !== undefined) headers.push(["x-logo-fallback", context.fallback]);
+  const fallback = fallbackHeader(context.fallback ?? []);
+  if (fallback !== undefined) headers.push(["x-logo-fallback", fallback]);
   return headers;
 }
 
@@ -122,7 +125,7 @@ function rateLimitHeaders(headers: [string, string][], quota: RateLimitDecision 
 function imageCacheControl(context: ResponseContext): string {
   const policy = context.cachePolicy ?? DEFAULT_CACHE_POLICY;
   const audience = context.audience ?? "private";
-  return context.fallback === undefined ? policy.image(audience) : policy.monogram(audience);
+  return (context.fallback ?? []).length === 0 ? policy.image(audience) : policy.monogram(audience);
 }
 
 function imageHeaders(
@@ -165,7 +168,7 @@ export function respondImage(variant: TaggedVariant, context: ResponseContext): 
   }
   const templateKey = `${cacheControl} ${context.servedDomain ?? ""} ${
     context.allowedOrigin ?? "*"
-  }`;
+  } ${context.fallback?.join() ?? ""}`;
   let template = prepared.byKey.get(templateKey);
   if (template === undefined) {
     if (prepared.byKey.size >= TEMPLATES_PER_VARIANT) prepared.byKey.clear();

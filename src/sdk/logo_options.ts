@@ -185,3 +185,80 @@ export function isLogoFallback(value: unknown): value is LogoFallback {
 
 /** The rule `fallback` must follow: `"must be 404 or monogram"`. */
 export const FALLBACK_RULE: string = `must be ${oneOf(LOGO_FALLBACKS)}`;
+
+/**
+ * Which of a domain's images a request asks for: its square `icon` (the default, the only one
+ * before wordmarks existed) or its wide `logo` (wordmark or lock-up). A `logo` request for a domain
+ * with no wordmark is answered with the icon, marked `X-Logo-Fallback: icon`.
+ */
+export const LOGO_TYPES = ["icon", "logo"] as const;
+
+/** One of {@link LOGO_TYPES}. */
+export type LogoType = typeof LOGO_TYPES[number];
+
+/** The type when none is asked for: `icon`. */
+export const DEFAULT_TYPE: LogoType = "icon";
+
+/**
+ * Whether `value` is one of {@link LOGO_TYPES} (exact spelling).
+ *
+ * @example
+ * ```ts
+ * import { isLogoType } from "./logo_options.ts";
+ * isLogoType("logo");     // true
+ * isLogoType("wordmark"); // false
+ * ```
+ */
+export function isLogoType(value: unknown): value is LogoType {
+  return (LOGO_TYPES as readonly unknown[]).includes(value);
+}
+
+/** The rule `type` must follow: `"must be icon or logo"`. */
+export const TYPE_RULE: string = `must be ${oneOf(LOGO_TYPES)}`;
+
+/**
+ * What the `X-Logo-Fallback` header of a `200` may name, in the order things were substituted:
+ * `icon` (a `type=logo` request for a domain with no wordmark got its icon) and `monogram` (no
+ * logo at all, a letter tile was drawn, asked with `fallback=monogram`). The header lists every
+ * substitution made, comma-separated ({@link fallbackHeader}): `icon, monogram` is a `type=logo`
+ * request answered with a letter tile.
+ */
+export const FALLBACK_MARKS = ["icon", "monogram"] as const;
+
+/** One of {@link FALLBACK_MARKS}. */
+export type FallbackMark = typeof FALLBACK_MARKS[number];
+
+/**
+ * The `X-Logo-Fallback` value of `marks` (in order, comma-separated), `undefined` when none.
+ *
+ * @example
+ * ```ts
+ * import { fallbackHeader } from "./logo_options.ts";
+ * fallbackHeader(["icon", "monogram"]); // "icon, monogram"
+ * fallbackHeader([]);                   // undefined
+ * ```
+ */
+export function fallbackHeader(marks: readonly FallbackMark[]): string | undefined {
+  return marks.length === 0 ? undefined : marks.join(", ");
+}
+
+/**
+ * The marks an `X-Logo-Fallback` value names, in order; names this version does not know are left
+ * out, so a newer server's marks never break an older client.
+ *
+ * @example
+ * ```ts
+ * import { parseFallbackHeader } from "./logo_options.ts";
+ * parseFallbackHeader("icon, monogram"); // ["icon", "monogram"]
+ * parseFallbackHeader(null);             // []
+ * ```
+ */
+export function parseFallbackHeader(value: string | null): FallbackMark[] {
+  if (value === null) return [];
+  const marks: FallbackMark[] = [];
+  for (const part of value.split(",")) {
+    const mark = part.trim().toLowerCase();
+    if ((FALLBACK_MARKS as readonly string[]).includes(mark)) marks.push(mark as FallbackMark);
+  }
+  return marks;
+}

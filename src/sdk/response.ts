@@ -16,6 +16,22 @@ import {
 } from "./errors.ts";
 import { type ImageSize, readImageSize } from "./image_size.ts";
 import { parseRetryAfter } from "./retry.ts";
+import { type FallbackMark as Mark, parseFallbackHeader } from "./logo_options.ts";
+
+/**
+ * One substitution a server made for the image asked (`X-Logo-Fallback`): `"icon"` (a wordmark
+ * asked, the icon came) or `"monogram"` (no logo, a letter tile came).
+ *
+ * @example
+ * ```ts
+ * import { LogoClient, type FallbackMark } from "@logo-lookup/sdk";
+ *
+ * const client = new LogoClient({ secretKey: "sk_…" });
+ * const { fallbacks } = await client.get("github.com", { type: "logo", fallback: "monogram" });
+ * const isTile = fallbacks.includes("monogram" satisfies FallbackMark);
+ * ```
+ */
+export type FallbackMark = Mark;
 
 /**
  * The key's rate-limit state after a request, from the `X-RateLimit-*` headers.
@@ -68,10 +84,18 @@ export interface LogoMetadata {
   /** Rate-limit state of the key after this request; undefined if the server sent none. */
   rateLimit: RateLimitState | undefined;
   /**
-   * `"monogram"` when no logo was found and the server answered a letter tile instead (asked
-   * with `fallback: "monogram"`; server header `X-Logo-Fallback`); undefined for a real logo.
+   * What stands in for the image asked, undefined when it is the image asked: `"monogram"` when no
+   * logo was found and the server answered a letter tile (asked with `fallback: "monogram"`),
+   * else `"icon"` when a wordmark was asked (`type: "logo"`) and the domain's icon came instead.
+   * From the server header `X-Logo-Fallback`; {@link LogoMetadata.fallbacks} lists every mark.
    */
-  fallback: "monogram" | undefined;
+  fallback: FallbackMark | undefined;
+  /**
+   * Every substitution the server made, in order (`X-Logo-Fallback`): `[]` for the image asked,
+   * `["icon"]`, `["monogram"]`, or `["icon", "monogram"]` for a wordmark request answered with a
+   * letter tile. Marks this SDK version does not know are left out.
+   */
+  fallbacks: FallbackMark[];
 }
 
 /**
@@ -93,8 +117,18 @@ export function readHeaders(
     servedDomain: headers.get("x-logo-domain") ?? requested,
     etag: headers.get("etag") ?? undefined,
     rateLimit: readRateLimit(headers),
-    fallback: headers.get("x-logo-fallback") === "monogram" ? "monogram" : undefined,
+    ...readFallback(headers.get("x-logo-fallback")),
   };
+}
+
+/**
+ * The `fallback` and `fallbacks` of an `X-Logo-Fallback` value: the marks, and the one that says
+ * what the image is (a tile over an icon).
+ */
+function readFallback(value: string | null): Pick<LogoMetadata, "fallback" | "fallbacks"> {
+  const fallbacks = parseFallbackHeader(value);
+  const fallback = fallbacks.includes("monogram") ? "monogram" : fallbacks[0];
+  return { fallback, fallbacks };
 }
 
 /**
