@@ -303,7 +303,7 @@ function isCurrent(record: LogoRecord | null, hash: string): boolean {
 /** `type`, checked: a caller's typo must not land a wordmark among the icons. */
 function checkType(type: LogoType): LogoType {
   if (!LOGO_TYPES.includes(type)) {
-    throw new TypeError(`Cannot store logo: type "${type}" is not icon or logo`);
+    throw new TypeError(`Unknown logo type "${type}": must be icon or logo`);
   }
   return type;
 }
