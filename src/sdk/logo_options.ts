@@ -1,7 +1,8 @@
 /**
  * The logo-option vocabulary, declared once: the output formats (and the spellings a URL may use),
- * the themes, the greyscale spellings, the fallbacks, the default size and the two size caps,
- * with the sentence that states each rule. The SDK (`sdk/options.ts`), imagecore's render spec
+ * the themes, the greyscale spellings, the fallbacks, the types (`icon`, `logo`), the default size
+ * and the two size caps, with the sentence that states each rule; and what the `X-Logo-Fallback`
+ * header may name (`FALLBACK_MARKS`). The SDK (`sdk/options.ts`), imagecore's render spec
  * (`imagecore/render_spec.ts`: parsing, ETag and WASM codes of each option) and the server read
  * them from here.
  *
