@@ -12,6 +12,8 @@ import { IN_PROCESS } from "../../src/store/logo_ingest.ts";
 import { type LogoRecord, LogoStore, type LogoType } from "../../src/store/logo_store.ts";
 import { sha256Hex } from "../../src/store/sha256.ts";
 import { vectorSourceWidth } from "../../src/store/wordmark_ingest.ts";
+import { logosOfType, type TypedLogoStore } from "../../src/store/typed_logo_store.ts";
+import type { LogoSink } from "../../src/discovery/discover.ts";
 import { flatImage } from "../support/images.ts";
 import { widePng, wideSvg } from "../support/wordmarks.ts";
 
@@ -175,5 +177,23 @@ Deno.test("wordmark: an unknown type is refused before anything is written", asy
     await assert.rejects(Array.fromAsync(logos.list("symbol" as LogoType)), TypeError);
     await assert.rejects(logos.get("acme.test", "symbol" as LogoType), TypeError);
     assert.equal(await logos.isEmpty(), true);
+  });
+});
+
+Deno.test("wordmark: logosOfType gives the wordmarks with the icon store's call shapes", async () => {
+  await withStore(async (logos) => {
+    // Discovery's store interface takes it as it is: its wordmark path is its icon path.
+    const wordmarks: LogoSink & TypedLogoStore = logosOfType(logos, "logo");
+    assert.equal(wordmarks.type, "logo");
+    const { record } = await wordmarks.put("acme.test", wideSvg(200, 50), {
+      source: "https://acme.test/logo.svg",
+    });
+    assert.deepEqual(await wordmarks.get("acme.test"), record);
+    assert.deepEqual(await logos.get("acme.test", "logo"), record);
+    assert.equal(await logos.get("acme.test"), null, "not an icon");
+    assert.equal(await logosOfType(logos, "icon").get("acme.test"), null);
+    assert.equal(await wordmarks.remove("acme.test"), true);
+    assert.equal(await logos.get("acme.test", "logo"), null);
+    assert.throws(() => logosOfType(logos, "symbol" as LogoType), TypeError);
   });
 });
