@@ -16,8 +16,9 @@
  * badge), inside an `<article>` or `<aside>` unless in a home link, or marked as someone else's
  * (`partner`, `sponsor`, `client`, `customer`, `award`, `badge`, `featured`, `press`, `powered`,
  * `seen`). Home links inside the banner come first, then other home links, then marked banner
- * images, each in document order; at most {@link MAX_HEADER_LOGOS}. An `<img>`'s URL is its `src`,
- * or (lazy loading) its `data-src`/`data-lazy-src`/`data-original` or the largest `srcset` entry;
+ * images, each in document order; at most {@link MAX_HEADER_LOGOS}. An `<img>`'s URL is the SVG of
+ * its `srcset` if it has one (what a browser shows), else its `src`, or (lazy loading) its
+ * `data-src`/`data-lazy-src`/`data-original` or the largest `srcset` entry;
  * an inline `<svg>` is serialised by `inline_svg.ts`.
  *
  * @example
@@ -80,7 +81,15 @@ function largestOfSrcset(srcset: string | undefined): string | undefined {
   return best?.url;
 }
 
+/** The SVG entry of a `srcset`, if any: a browser shows it over the raster `src`. */
+function svgOfSrcset(srcset: string | undefined): string | undefined {
+  return (srcset ?? "").split(",").map((entry) => entry.trim().split(/\s+/)[0])
+    .find((url) => /\.svgz?(\?|$)/i.test(url ?? ""));
+}
+
 function imageSource(img: PageElement): string | undefined {
+  const vector = svgOfSrcset(img.attribs.srcset ?? img.attribs["data-srcset"]);
+  if (vector) return vector;
   const src = img.attribs.src?.trim();
   const lazy = LAZY_SOURCES.map((name) => img.attribs[name]?.trim()).find(Boolean);
   if (src && !(src.startsWith("data:") && lazy)) return src;
