@@ -3,11 +3,13 @@
  * candidates of a home page (`kind` `header-img` / `header-svg`), read from the DOM htmlparser2
  * builds. An image is taken when it is
  *
- * - inside a **home link**: an `<a href>` to the site's root (`/`, `/index.html`, a locale root
- *   such as `/en/` or `/en-gb/`, on the site's registrable domain), wherever it is on the page; or
+ * - inside a **home link**: an `<a href>` to the site's root (`/`, `/index.html`, `/index.php`, a
+ *   locale root such as `/en/` or `/en-gb/`) on the page's own host (`www.` aside; another
+ *   subdomain's root, such as a conference site's, is not the home), wherever it is on the page; or
  * - inside the page's **banner** — a `<header>` not inside an `<article>` or `<aside>`, an
  *   element with `role="banner"`, or one whose `id`/`class` is `header`, `masthead`, `banner` or
- *   `navbar` (optionally `site-`, `page-`, `global-`, `main-` or `top-` before it) — and marked as
+ *   `navbar` (optionally `site-`, `page-`, `global-`, `main-` or `top-` before it, and `box`, `bar`,
+ *   `wrapper`, `inner`, `outer` or `container` after it: `headerbox`, `site-header`) — and marked as
  *   the logo: a `class`/`id` with `logo` or `brand` on it or an ancestor within the banner, `logo`
  *   in its file name, or an `alt`/`title`/`aria-label`/`<title>` that says `logo` or the brand's
  *   name (`og:site_name`, `application-name`, or the domain's name).
@@ -38,7 +40,8 @@ import type { WordmarkCandidate } from "./wordmark_candidate.ts";
 /** At most this many header logos are returned from one page. */
 export const MAX_HEADER_LOGOS = 4;
 
-const BANNER_TOKEN = /^(site|page|global|main|top)?[-_]?(header|masthead|banner|navbar)$/;
+const BANNER_TOKEN =
+  /^(site|page|global|main|top)?[-_]?(header|masthead|banner|navbar)([-_]?(box|bar|wrapper|inner|outer|container))?$/;
 const LOGO_WORD = /logo|brand/;
 const OTHERS_WORD = /partner|sponsor|client|customer|award|badge|featured|press|powered|seen/;
 const HOME_PATH = /^\/(index\.(html?|php))?$|^\/[a-z]{2}([-_][a-z]{2})?\/?$/i;
@@ -126,6 +129,8 @@ export function headerLogos(html: string, pageUrl: string, domain?: string): Wor
   const baseTag = DomUtils.findOne((e) => e.name === "base" && !!e.attribs.href, page.children);
   const base = resolve(baseTag?.attribs.href, pageUrl)?.href ?? pageUrl;
   const onSite = siteMatcher(pageUrl, domain);
+  const pageHost = new URL(pageUrl).hostname.replace(/^www\./, "");
+  const sameHost = (host: string) => host.replace(/^www\./, "") === pageHost;
   const brands = brandNames(page, domain, pageUrl);
   const namesBrand = (words: string) => {
     const text = normalised(words);
@@ -159,7 +164,9 @@ export function headerLogos(html: string, pageUrl: string, domain?: string): Wor
       const target = resolve(link.attribs.href, base);
       const web = target?.protocol === "http:" || target?.protocol === "https:";
       if (web && onSite(target.href) === false) context.offsite = true;
-      else if (web && HOME_PATH.test(target.pathname)) context.homeLink = true;
+      else if (web && sameHost(target.hostname) && HOME_PATH.test(target.pathname)) {
+        context.homeLink = true;
+      }
       if (namesBrand(labels(link))) context.marked = true;
     }
     for (const at of above) {

@@ -1,22 +1,20 @@
 /**
  * What a wordmark candidate is: one place a site declares or shows its horizontal logo
- * ({@link WordmarkCandidate}), and the kinds of place ({@link WORDMARK_KINDS}) in their order of
- * preference. `candidates.ts` reads the declared ones (the site's own JSON-LD organisation,
+ * ({@link WordmarkCandidate}), and the kinds of place ({@link WORDMARK_KINDS}). `candidates.ts` reads the declared ones (the site's own JSON-LD organisation,
  * microdata `itemprop="logo"`, `og:logo`), `header_logos.ts` the logo shown in the page's own
  * header or home link, and `wordmark_rank.ts` ranks them.
  *
  * @example
  * ```ts
- * import { type WordmarkCandidate, wordmarkKindPreference } from "./wordmark_candidate.ts";
+ * import type { WordmarkCandidate } from "./wordmark_candidate.ts";
  * const shown: WordmarkCandidate = { url: "https://acme.test/logo.svg", kind: "header-img" };
- * wordmarkKindPreference(shown.kind); // 1
  * ```
  * @module
  */
 
 /**
- * Kinds of wordmark candidate, preferred first on ties: what the site shows its visitors as its
- * logo (an inline `<svg>`, then an `<img>`), then what it declares to machines.
+ * Kinds of wordmark candidate: what the site shows its visitors as its logo (an inline `<svg>`, an
+ * `<img>`), then what it declares to machines; `wordmark_rank.ts` says how they rank.
  */
 export const WORDMARK_KINDS = Object.freeze(
   ["header-svg", "header-img", "json-ld", "itemprop-logo", "og:logo"] as const,
@@ -38,16 +36,4 @@ export interface WordmarkCandidate {
   inline?: Uint8Array;
   /** How it was recognised as the logo (e.g. "in the home link inside <header>"). */
   marker?: string;
-}
-
-/**
- * Preference of a kind: lower is preferred.
- *
- * @example
- * ```ts
- * wordmarkKindPreference("header-svg") < wordmarkKindPreference("og:logo"); // true
- * ```
- */
-export function wordmarkKindPreference(kind: WordmarkKind): number {
-  return WORDMARK_KINDS.indexOf(kind);
 }

@@ -16,14 +16,16 @@
  *    upscaling);
  * 2. a narrower wide raster.
  *
- * Within a tier the preferred kind wins (`WORDMARK_KINDS`: what the site shows in its header —
- * inline SVG, then `<img>` — before what it declares in JSON-LD, microdata and `og:logo`), then
- * the wider image, then candidate order.
+ * Within a tier what the site shows in its header (an inline `<svg>` or an `<img>`) wins over what
+ * it declares (JSON-LD, then microdata, then `og:logo`), then candidate order: header logos come
+ * in the order `header_logos.ts` gives them (the home link in the banner first), declared logos in
+ * document order. Width does not decide: a wider image further from the home link (a conference
+ * banner, a promotion) is not more likely to be the wordmark.
  *
  * @module
  */
 import { MIN_SIDE } from "./rank.ts";
-import { type WordmarkCandidate, wordmarkKindPreference } from "./wordmark_candidate.ts";
+import type { WordmarkCandidate, WordmarkKind } from "./wordmark_candidate.ts";
 
 /** A wordmark candidate whose bytes were measured. */
 export interface MeasuredWordmark {
@@ -96,10 +98,18 @@ export function wordmarkTier(m: MeasuredWordmark): number {
  */
 export function compareWordmarks(a: MeasuredWordmark, b: MeasuredWordmark): number {
   return wordmarkTier(a) - wordmarkTier(b) ||
-    wordmarkKindPreference(a.candidate.kind) - wordmarkKindPreference(b.candidate.kind) ||
-    (a.format === "svg" ? 0 : b.width - a.width) ||
+    SOURCE_RANK[a.candidate.kind] - SOURCE_RANK[b.candidate.kind] ||
     a.order - b.order;
 }
+
+/** Shown before declared; among declared, JSON-LD, microdata, then `og:logo`. */
+const SOURCE_RANK: Record<WordmarkKind, number> = {
+  "header-svg": 0,
+  "header-img": 0,
+  "json-ld": 1,
+  "itemprop-logo": 2,
+  "og:logo": 3,
+};
 
 /**
  * Why a wordmark candidate ranks where it does, in one line.
