@@ -4,8 +4,9 @@
  * builds. An image is taken when it is
  *
  * - inside a **home link**: an `<a href>` to the site's root (`/`, `/index.html`, `/index.php`, a
- *   locale root such as `/en/` or `/en-gb/`) on the page's own host (`www.` aside; another
- *   subdomain's root, such as a conference site's, is not the home), wherever it is on the page; or
+ *   locale root such as `/en/` or `/en-gb/`) on the page's own host or the domain discovered
+ *   (`www.` aside; another subdomain's root, such as a conference site's, is not the home),
+ *   wherever it is on the page; or
  * - inside the page's **banner** — a `<header>` not inside an `<article>` or `<aside>`, an
  *   element with `role="banner"`, or one whose `id`/`class` is `header`, `masthead`, `banner` or
  *   `navbar` (optionally `site-`, `page-`, `global-`, `main-` or `top-` before it, and `box`, `bar`,
@@ -129,8 +130,9 @@ export function headerLogos(html: string, pageUrl: string, domain?: string): Wor
   const baseTag = DomUtils.findOne((e) => e.name === "base" && !!e.attribs.href, page.children);
   const base = resolve(baseTag?.attribs.href, pageUrl)?.href ?? pageUrl;
   const onSite = siteMatcher(pageUrl, domain);
-  const pageHost = new URL(pageUrl).hostname.replace(/^www\./, "");
-  const sameHost = (host: string) => host.replace(/^www\./, "") === pageHost;
+  const bare = (host: string) => host.replace(/^www\./, "");
+  const homes = new Set([bare(new URL(pageUrl).hostname), ...(domain ? [bare(domain)] : [])]);
+  const sameHost = (host: string) => homes.has(bare(host));
   const brands = brandNames(page, domain, pageUrl);
   const namesBrand = (words: string) => {
     const text = normalised(words);
