@@ -9,7 +9,7 @@
  *   wherever it is on the page; or
  * - inside the page's **banner** — a `<header>` not inside an `<article>` or `<aside>`, an
  *   element with `role="banner"`, or one whose `id`/`class` is `header`, `masthead`, `banner` or
- *   `navbar` (optionally `site-`, `page-`, `global-`, `main-` or `top-` before it, and `box`, `bar`,
+ *   `navbar` (optionally `site-`, `page-`, `global-`, `main-` or `top-` before it, and `box`, `bar`, `wrap`,
  *   `wrapper`, `inner`, `outer` or `container` after it: `headerbox`, `site-header`) — and marked as
  *   the logo: a `class`/`id` with `logo` or `brand` on it or an ancestor within the banner, `logo`
  *   in its file name, or an `alt`/`title`/`aria-label`/`<title>` that says `logo` or the brand's
@@ -42,7 +42,7 @@ import type { WordmarkCandidate } from "./wordmark_candidate.ts";
 export const MAX_HEADER_LOGOS = 4;
 
 const BANNER_TOKEN =
-  /^(site|page|global|main|top)?[-_]?(header|masthead|banner|navbar)([-_]?(box|bar|wrapper|inner|outer|container))?$/;
+  /^(site|page|global|main|top)?[-_]?(header|masthead|banner|navbar)([-_]?(box|bar|wrap|wrapper|inner|outer|container))?$/;
 const LOGO_WORD = /logo|brand/;
 const OTHERS_WORD = /partner|sponsor|client|customer|award|badge|featured|press|powered|seen/;
 const HOME_PATH = /^\/(index\.(html?|php))?$|^\/[a-z]{2}([-_][a-z]{2})?\/?$/i;
