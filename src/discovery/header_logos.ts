@@ -12,8 +12,9 @@
  *   `navbar` (optionally `site-`, `page-`, `global-`, `main-` or `top-` before it, and `box`, `bar`, `wrap`,
  *   `wrapper`, `inner`, `outer` or `container` after it: `headerbox`, `site-header`) — and marked as
  *   the logo: a `class`/`id` with `logo` or `brand` on it or an ancestor within the banner, `logo`
- *   in its file name, or an `alt`/`title`/`aria-label`/`<title>` that says `logo` or the brand's
- *   name (`og:site_name`, `application-name`, or the domain's name).
+ *   in its file name, or an `alt`/`title`/`aria-label`/`<title>` that says `logo` or begins with the
+ *   brand's name (`og:site_name`, `application-name`, or the domain's name: "ACCU Home page", not
+ *   "Subscribe to The New Yorker").
  *
  * Never taken: an image inside a link to another site (a partner's, a customer's, an app store's
  * badge), inside an `<article>` or `<aside>` unless in a home link, or marked as someone else's
@@ -136,7 +137,7 @@ export function headerLogos(html: string, pageUrl: string, domain?: string): Wor
   const brands = brandNames(page, domain, pageUrl);
   const namesBrand = (words: string) => {
     const text = normalised(words);
-    return text.length >= 3 && brands.some((b) => text.includes(b) || b.includes(text));
+    return text.length >= 3 && brands.some((b) => text.startsWith(b) || b.startsWith(text));
   };
 
   const contextOf = (image: PageElement): Context => {
