@@ -35,6 +35,9 @@ function key(url: string): string {
 
 Deno.test("wordmark corpus: at least 90% of real sites that show a wordmark get their own, never another organisation's", async () => {
   const sites = await loadCorpus<WordmarkSite>(CORPUS);
+  const sources = await Deno.readTextFile(new URL("SOURCES.md", CORPUS));
+  const unlisted = sites.filter((site) => !sources.includes(`| \`${site.name}\``));
+  assert.deepEqual(unlisted.map((site) => site.name), [], "every page's source is in SOURCES.md");
   const w = await world(await corpusHosts(sites, CORPUS));
   try {
     const rows: string[] = [];
