@@ -198,7 +198,7 @@ export function headerLogos(html: string, pageUrl: string, domain?: string): Wor
       ? 2
       : undefined;
     if (rank === undefined) continue;
-    const where = c.banner ? `<${c.banner.name}> banner` : "the page";
+    const where = c.banner ? `the banner ${describe(c.banner)}` : "the page";
     const marker = c.homeLink ? `in the home link of ${where}` : `marked as the logo in ${where}`;
     if (image.name === "svg") {
       const inline = standaloneSvg(image, page);
@@ -215,6 +215,13 @@ export function headerLogos(html: string, pageUrl: string, domain?: string): Wor
     }
   }
   return found.sort((a, b) => a.rank - b.rank).slice(0, MAX_HEADER_LOGOS).map((f) => f.candidate);
+}
+
+/** `<header>`, `<div id="masthead">`, `<nav class="navbar">`: how an element is named in `why`. */
+function describe(element: PageElement): string {
+  const { id, class: classes } = element.attribs;
+  const name = id ? ` id="${id}"` : classes ? ` class="${classes.trim().split(/\s+/)[0]}"` : "";
+  return `<${element.name}${name}>`;
 }
 
 function hasSvgAncestor(element: PageElement): boolean {

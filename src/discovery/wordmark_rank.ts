@@ -6,8 +6,7 @@
  * A wordmark is **wide**: at least {@link WORDMARK_ASPECT} times as wide as it is tall. A square
  * or tall image — a symbol, a stacked lock-up, an app icon — is not one, even when the site
  * declares it as its `logo` (Yoast and many CMSs declare the square site icon there): the icon
- * slot already serves it, and `type=logo` answers with the icon, saying so, when no wordmark was
- * found. A raster under `MIN_SIDE` (16 px) tall is not legible.
+ * already serves it. A raster under `MIN_SIDE` (16 px) tall is not legible.
  *
  * Tiers, measured from the bytes (never from declared sizes or types):
  *
