@@ -2,7 +2,8 @@
  * How `logo discover` shows a discovery outcome: the outcome's fields, with `meaning` (what the
  * `status` word means, in a sentence), `retryAt` as an ISO-8601 time (not epoch milliseconds), and
  * for a site that could not be reached `check` (what to look at). The home page's error is shown
- * once: under `reason` when it is the reason.
+ * once: under `reason` when it is the reason. The `wordmark` found is shown as its `source`,
+ * `kind`, `format`, `width`, `height`, `bytes` (its length) and `why`, not its bytes.
  *
  * @module
  */
@@ -58,7 +59,7 @@ export function whatToCheck(reason: string | undefined): string | undefined {
  * ```
  */
 export function discoverView(outcome: DiscoveryOutcome): Record<string, unknown> {
-  const { retryAt, pageError, reason, ...rest } = outcome;
+  const { retryAt, pageError, reason, wordmark, ...rest } = outcome;
   const check = outcome.failure === "unreachable" ? whatToCheck(reason ?? pageError) : undefined;
   return {
     ...rest,
@@ -67,5 +68,6 @@ export function discoverView(outcome: DiscoveryOutcome): Record<string, unknown>
     ...(reason ? { reason } : {}),
     ...(check ? { check } : {}),
     ...(retryAt !== undefined ? { retryAt: isoTime(retryAt) } : {}),
+    ...(wordmark ? { wordmark: { ...wordmark, bytes: wordmark.bytes.length } } : {}),
   };
 }

@@ -33,12 +33,17 @@ import { dueDomains, type FoundEntry, readFound, recordFound, touchFound } from 
 import { score } from "./rank.ts";
 import { resolveWithDeno } from "./pin_address.ts";
 import type { Resolver } from "./safe_fetch.ts";
-import { searchSite, type TriedCandidate } from "./search_site.ts";
+import {
+  type FoundWordmark,
+  searchSite,
+  type TriedCandidate,
+  type TriedWordmark,
+} from "./search_site.ts";
 import { isDue, priorOf, REFRESH_AFTER_MS, replaces, skipReason } from "./skip_or_refresh.ts";
 
 export type { MissingEntry } from "./failure_memory.ts";
 export type { FoundEntry } from "./found_memory.ts";
-export type { TriedCandidate } from "./search_site.ts";
+export type { FoundWordmark, TriedCandidate, TriedWordmark } from "./search_site.ts";
 
 /** The part of `LogoStore` discovery uses. */
 export interface LogoSink {
@@ -135,6 +140,15 @@ export interface DiscoveryOutcome {
   why?: string[];
   /** Why the home page could not be read, when it could not. */
   pageError?: string;
+  /**
+   * The site's wordmark (its horizontal logo), when the search found one: its bytes (an SVG
+   * stays SVG), source, kind and why (`wordmark_search.ts`). Returned, not stored: the caller
+   * decides (`service.ts` hands it to `DiscoveryServiceOptions.storeWordmark`). Present whenever
+   * the site was searched, whatever the icon's `status`.
+   */
+  wordmark?: FoundWordmark;
+  /** When the site was searched: every wordmark candidate and what it turned out to be. */
+  wordmarkTried?: TriedWordmark[];
 }
 
 /** A discovery service; see the module doc. */
@@ -200,13 +214,16 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       });
       if (skip !== undefined) return { domain, ...skip, tried: [] };
     }
-    const { winner, tried, page, pageError, why, failure } = await searchSite(domain, search);
+    const found = await searchSite(domain, search);
+    const { winner, tried, page, pageError, why, failure, wordmark, wordmarkTried } = found;
     const now = clock();
     const base: Omit<DiscoveryOutcome, "status"> = {
       domain,
       tried,
       ...(page ? { page } : {}),
       ...(pageError ? { pageError } : {}),
+      ...(wordmark ? { wordmark } : {}),
+      wordmarkTried,
     };
     if (winner === undefined) {
       if (record !== null) {

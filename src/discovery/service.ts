@@ -31,7 +31,13 @@ import { discoveryEnabled } from "./discovery_setting.ts";
 import { trustedRoots } from "./fetch_hop.ts";
 
 export { discoveryEnabled };
-import { createDiscovery, type Discovery, type DiscoveryConfig } from "./discover.ts";
+import {
+  createDiscovery,
+  type Discovery,
+  type DiscoveryConfig,
+  type DiscoveryOutcome,
+  type FoundWordmark,
+} from "./discover.ts";
 import { IMAGE_DEADLINE_MS } from "./measure_image.ts";
 
 /** How long a request waits for discovery before answering 404. */
@@ -69,6 +75,13 @@ export interface DiscoverySettings {
   readonly extraCaCerts: string[] | undefined;
 }
 
+/**
+ * Stores the wordmark a discovery of `domain` found (issue 33 §1: the store's `type=logo` entry).
+ * Given the outcome's {@link FoundWordmark}: its bytes as fetched (an SVG stays SVG), `source`
+ * URL (an inline `<svg>` is the page's URL with `#inline-svg-N`), `kind`, measure and `why`.
+ */
+export type WordmarkSink = (domain: string, wordmark: FoundWordmark) => Promise<void>;
+
 /** Options of {@link startDiscoveryService}, beyond the settings. */
 export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   /** How long a request waits; default {@link REQUEST_BUDGET_MS}. */
@@ -81,6 +94,11 @@ export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   closeTimeoutMs?: number;
   /** Told each discovery's outcome (`stored`, `not-found`…, or `error`) and duration in s. */
   onDiscovery?: (outcome: string, seconds: number) => void;
+  /**
+   * Where a discovered wordmark is stored (see {@link WordmarkSink}); absent: wordmarks found are
+   * not stored. A failure to store one is logged; it never fails the discovery.
+   */
+  storeWordmark?: WordmarkSink;
 }
 
 /**
@@ -131,6 +149,19 @@ export function startDiscoveryService(
     imaging,
     log: (message) => failureLog(message),
   });
+  // ---- WORDMARK STORE HOOK (issue 33 §1) ------------------------------------------------------
+  // Every outcome of this service (misses and the refresh sweep) passes here; a wordmark found is
+  // handed to `options.storeWordmark` (the store's wordmark API, wired by the caller).
+  const storeWordmark = options.storeWordmark;
+  const handWordmark = async (outcome: DiscoveryOutcome): Promise<void> => {
+    if (storeWordmark === undefined || outcome.wordmark === undefined) return;
+    try {
+      await storeWordmark(outcome.domain, outcome.wordmark);
+    } catch (error) {
+      log(`Storing the wordmark of ${outcome.domain} failed`, error);
+    }
+  };
+  // ----------------------------------------------------------------------------------------------
   const requestBudgetMs = options.requestBudgetMs ?? REQUEST_BUDGET_MS;
   const background = new Set<Promise<unknown>>();
   const track = <T>(promise: Promise<T>): Promise<T> => {
@@ -144,6 +175,9 @@ export function startDiscoveryService(
     ? setInterval(() => {
       track(sweeping.run("sweep", () =>
         discovery.refreshStale()
+          .then(async (outcomes) => {
+            for (const outcome of outcomes) await handWordmark(outcome);
+          })
           .catch((error) => log("Discovery refresh sweep failed", error))));
     }, sweepMs)
     : undefined;
@@ -157,7 +191,10 @@ export function startDiscoveryService(
       const seconds = () => (performance.now() - started) / 1000;
       const done = track(
         discovery.discover(target).then(
-          (outcome) => onDiscovery(outcome.status, seconds()),
+          async (outcome) => {
+            await handWordmark(outcome);
+            onDiscovery(outcome.status, seconds());
+          },
           (error) => {
             onDiscovery("error", seconds());
             failureLog(`Discovery failed for ${target}`, error);
