@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { DomUtils, parseDocument } from "htmlparser2";
-import { discoverView } from "../../src/admin/discover_view.ts";
 import { headerLogos } from "../../src/discovery/header_logos.ts";
 import { standaloneSvg } from "../../src/discovery/inline_svg.ts";
 import { startDiscoveryService } from "../../src/discovery/service.ts";
