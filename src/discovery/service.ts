@@ -11,8 +11,9 @@
  * On a miss the endpoint waits for discovery at most {@link REQUEST_BUDGET_MS} (3 s): a miss that
  * takes longer answers 404 while discovery finishes in the background, and a later request finds
  * the logo. Discovery looks for the logo of the registrable domain (`lookupChain`'s last entry),
- * which every subdomain falls back to, so random subdomains cannot each start a discovery. An
- * hourly sweep refreshes discovered logos older than 30 days. Each failed discovery is logged
+ * which every subdomain falls back to, so random subdomains cannot each start a discovery. Each
+ * discovery stores the site's wordmark beside its icon (`DiscoveryConfig.wordmarks`). An hourly
+ * sweep refreshes discovered logos and wordmarks older than 30 days. Each failed discovery is logged
  * once with its reason (see `failure_memory.ts` for how long a failure is remembered), at most 10
  * lines a minute (`src/observe/bounded_log.ts`).
  * `close()` waits for background discoveries at most `closeTimeoutMs` (2 s), so a KV that no
@@ -25,19 +26,14 @@ import { lookupChain } from "../domain_name.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { SingleFlight } from "../single_flight.ts";
 import { LogoStore } from "../store/logo_store.ts";
+import { logosOfType } from "../store/typed_logo_store.ts";
 import type { NameServer } from "./bimi.ts";
 import type { ConnectToMap } from "./connect_to.ts";
 import { discoveryEnabled } from "./discovery_setting.ts";
 import { trustedRoots } from "./fetch_hop.ts";
 
 export { discoveryEnabled };
-import {
-  createDiscovery,
-  type Discovery,
-  type DiscoveryConfig,
-  type DiscoveryOutcome,
-  type FoundWordmark,
-} from "./discover.ts";
+import { createDiscovery, type Discovery, type DiscoveryConfig } from "./discover.ts";
 import { IMAGE_DEADLINE_MS } from "./measure_image.ts";
 
 /** How long a request waits for discovery before answering 404. */
@@ -75,13 +71,6 @@ export interface DiscoverySettings {
   readonly extraCaCerts: string[] | undefined;
 }
 
-/**
- * Stores the wordmark a discovery of `domain` found (issue 33 §1: the store's `type=logo` entry).
- * Given the outcome's {@link FoundWordmark}: its bytes as fetched (an SVG stays SVG), `source`
- * URL (an inline `<svg>` is the page's URL with `#inline-svg-N`), `kind`, measure and `why`.
- */
-export type WordmarkSink = (domain: string, wordmark: FoundWordmark) => Promise<void>;
-
 /** Options of {@link startDiscoveryService}, beyond the settings. */
 export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   /** How long a request waits; default {@link REQUEST_BUDGET_MS}. */
@@ -94,11 +83,6 @@ export interface DiscoveryServiceOptions extends Partial<DiscoveryConfig> {
   closeTimeoutMs?: number;
   /** Told each discovery's outcome (`stored`, `not-found`…, or `error`) and duration in s. */
   onDiscovery?: (outcome: string, seconds: number) => void;
-  /**
-   * Where a discovered wordmark is stored (see {@link WordmarkSink}); absent: wordmarks found are
-   * not stored. A failure to store one is logged; it never fails the discovery.
-   */
-  storeWordmark?: WordmarkSink;
 }
 
 /**
@@ -138,10 +122,12 @@ export function startDiscoveryService(
   // Fetched bytes are decoded in a worker pool, started now, unless the caller passes its own.
   const pool = options.imaging ? undefined : startImagePool({ deadlineMs: IMAGE_DEADLINE_MS });
   const imaging = options.imaging ?? pool!;
+  const logos = new LogoStore(kv, { clock: options.clock, imaging });
   const discovery = createDiscovery({
     signal: shutdown.signal,
     kv,
-    store: new LogoStore(kv, { clock: options.clock, imaging }),
+    store: logos,
+    wordmarks: logosOfType(logos, "logo"), // stored and refreshed beside the icon (discover.ts)
     connectTo,
     dnsServer,
     ...options,
@@ -149,19 +135,6 @@ export function startDiscoveryService(
     imaging,
     log: (message) => failureLog(message),
   });
-  // ---- WORDMARK STORE HOOK (issue 33 §1) ------------------------------------------------------
-  // Every outcome of this service (misses and the refresh sweep) passes here; a wordmark found is
-  // handed to `options.storeWordmark` (the store's wordmark API, wired by the caller).
-  const storeWordmark = options.storeWordmark;
-  const handWordmark = async (outcome: DiscoveryOutcome): Promise<void> => {
-    if (storeWordmark === undefined || outcome.wordmark === undefined) return;
-    try {
-      await storeWordmark(outcome.domain, outcome.wordmark);
-    } catch (error) {
-      log(`Storing the wordmark of ${outcome.domain} failed`, error);
-    }
-  };
-  // ----------------------------------------------------------------------------------------------
   const requestBudgetMs = options.requestBudgetMs ?? REQUEST_BUDGET_MS;
   const background = new Set<Promise<unknown>>();
   const track = <T>(promise: Promise<T>): Promise<T> => {
@@ -174,11 +147,9 @@ export function startDiscoveryService(
   const timer = sweepMs > 0
     ? setInterval(() => {
       track(sweeping.run("sweep", () =>
-        discovery.refreshStale()
-          .then(async (outcomes) => {
-            for (const outcome of outcomes) await handWordmark(outcome);
-          })
-          .catch((error) => log("Discovery refresh sweep failed", error))));
+        discovery.refreshStale().catch((error) =>
+          log("Discovery refresh sweep failed", error)
+        )));
     }, sweepMs)
     : undefined;
   if (timer !== undefined) Deno.unrefTimer(timer);
@@ -191,10 +162,7 @@ export function startDiscoveryService(
       const seconds = () => (performance.now() - started) / 1000;
       const done = track(
         discovery.discover(target).then(
-          async (outcome) => {
-            await handWordmark(outcome);
-            onDiscovery(outcome.status, seconds());
-          },
+          (outcome) => onDiscovery(outcome.status, seconds()),
           (error) => {
             onDiscovery("error", seconds());
             failureLog(`Discovery failed for ${target}`, error);

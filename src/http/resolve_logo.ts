@@ -8,7 +8,14 @@
  * nearest parent's); when no domain of the chain has one, it resolves the icon exactly as a
  * `type=icon` request does (discovery included) and says so (`type: "icon"` in the result, which
  * the app sends as `X-Logo-Fallback: icon`). A wordmark anywhere in the chain wins over an icon
- * nearer the domain: the request asked for a wordmark.
+ * nearer the domain: the request asked for a wordmark. A discovery stores the wordmark with the
+ * icon, so a miss asked with `type=logo` is answered the wordmark found.
+ *
+ * When the chain has an icon but no wordmark, `discover` is called for the registrable domain (the
+ * chain's last entry, so random subdomains share it) once per {@link WORDMARK_LOOK_TTL_MS} in this
+ * process, and the wordmark is looked up again: discovery searches the site for a wordmark never
+ * looked for (or due again), and answers at once from its KV memory otherwise
+ * (`src/discovery/discover_wordmark.ts`). Requests in between do no discovery call and no KV read.
  *
  * Records, and their absence, are cached in memory, and the hot path does no KV read:
  * - with a change feed (`changes`: `src/store/logo_change_feed.ts`, which `src/main.ts` runs), for
@@ -106,6 +113,12 @@ export const LOGO_CACHE_MAX_AGE_MS = 10 * 60_000;
  */
 export const LOGO_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
+/**
+ * How long a process remembers it asked discovery for a registrable domain's wordmark (see the
+ * module documentation): one hour.
+ */
+export const WORDMARK_LOOK_TTL_MS = 60 * 60_000;
+
 /** Most domains whose lookup chain (`lookupChain`) is remembered, at about 150 bytes each. */
 export const CHAIN_MEMO_MAX_ENTRIES = 50_000;
 
@@ -173,6 +186,12 @@ export function createResolver(options: ResolverOptions): Resolver {
   const discovering = new SingleFlight<string, void>();
   const chains = new Map<string, readonly string[]>();
   const chainEntries = Math.min(maxEntries, CHAIN_MEMO_MAX_ENTRIES);
+  // Registrable domains whose wordmark discovery was asked for lately (one call shared by all).
+  const wordmarkLooks = new TtlCache<true>({
+    ttlMs: WORDMARK_LOOK_TTL_MS,
+    maxEntries: chainEntries,
+    clock: options.clock,
+  });
 
   async function firstInChain(
     chain: readonly string[],
@@ -230,9 +249,17 @@ export function createResolver(options: ResolverOptions): Resolver {
       if (wordmark !== null) return wordmark;
     }
     const found = await firstInChain(chain);
-    if (found !== null) return found;
+    if (found !== null) {
+      if (type === DEFAULT_TYPE || discover === undefined) return found;
+      const target = chain.at(-1) ?? domain;
+      const look = () => discoverOnce(target, [target], discover).then(() => true as const);
+      await wordmarkLooks.get(target, look);
+      return (await firstInChain(chain, type)) ?? found;
+    }
     if (discover === undefined) throw logoNotFound();
     await discoverOnce(domain, chain, discover);
+    const wordmark = type === DEFAULT_TYPE ? null : await firstInChain(chain, type);
+    if (wordmark !== null) return wordmark;
     const discovered = await firstInChain(chain);
     if (discovered === null) throw logoNotFound();
     return discovered;

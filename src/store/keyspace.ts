@@ -17,6 +17,7 @@
  * | `["rate_limit", keyId, windowSeconds, windowIndex]` | quota handed out in that window (number) | `quota_lease.ts` for `rate_limiter.ts` | `quota_lease.ts` | one window length after the window ends |
  * | `["discovery", "found", domain]` | `FoundEntry` | `discovery/found_memory.ts` | `discovery/found_memory.ts` | never (the refresh sweep deletes it once the logo is no longer discovery's) |
  * | `["discovery", "missing", domain]` | `MissingEntry` | `discovery/failure_memory.ts` (deleted by `discovery/found_memory.ts`) | `discovery/failure_memory.ts` | `negativeTtlMs` (a day), or the retry delay if longer |
+ * | `["discovery", "wordmark", domain]` | `WordmarkEntry`: the wordmark discovery stored (its hash), or that it found none and until when | `discovery/wordmark_memory.ts` | `discovery/wordmark_memory.ts` | never (the refresh sweep deletes it once the wordmark is no longer discovery's) |
  * | `["changes", "logos"]` | how many logo writes were committed (`Deno.KvU64`, summed) | `store/logo_changes.ts`, in the commit of every logo write | `store/logo_change_feed.ts` (once a second per process) | never |
  * | `["changes", "log", ms, domain]` | `true`: `domain`'s icon or wordmark was written at about `ms` (the writer's clock) | `store/logo_changes.ts`, in the same commit | `store/logo_change_feed.ts` | 10 minutes |
  * | `["meta", "demo"]` | the demo key and domains | `seed.ts` | `seed.ts` | never |
@@ -24,7 +25,7 @@
  * | `["meta", "import"]` | `ImportMarker` (an archive import under way or interrupted) | `store/archive_import.ts` | `store/archive_import.ts` | deleted when the import finishes |
  *
  * A prefix alone (`["keys"]`, `["logos"]`, `["wordmarks"]`, `["blobs"]`, `["blob_chunks", sha256]`,
- * `["discovery", "found"]`) is used with `kv.list`.
+ * `["discovery", "found"]`, `["discovery", "wordmark"]`) is used with `kv.list`.
  *
  * A domain's icon (`type=icon`) is at `["logos", domain]`, as it was before wordmarks existed, so
  * stores need no migration; its wordmark (`type=logo`) has a prefix of its own rather than a
@@ -142,6 +143,17 @@ export const DISCOVERY_FOUND_PREFIX: Deno.KvKey = Object.freeze([PREFIX.discover
 /** `["discovery", "found", domain]`: the last discovery that found the stored logo of `domain`. */
 export function discoveryFoundKey(domain: string): Deno.KvKey {
   return [PREFIX.discovery, "found", domain];
+}
+
+/** `["discovery", "wordmark"]`: every wordmark discovery record, for `kv.list`. */
+export const DISCOVERY_WORDMARK_PREFIX: Deno.KvKey = Object.freeze([PREFIX.discovery, "wordmark"]);
+
+/**
+ * `["discovery", "wordmark", domain]`: the last discovery that looked for the wordmark of `domain`
+ * (what it stored, or that it found none).
+ */
+export function discoveryWordmarkKey(domain: string): Deno.KvKey {
+  return [PREFIX.discovery, "wordmark", domain];
 }
 
 /** `["discovery", "missing", domain]`: discovery found no logo for `domain`, and until when. */

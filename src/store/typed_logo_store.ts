@@ -1,7 +1,7 @@
 /**
  * One type of a domain's images as a store of its own: {@link logosOfType} binds a `LogoStore`'s
  * `get`, `put` and `remove` to `icon` or `logo` (the wordmark), with the call shapes of an
- * icon-only store. Code written for icons — discovery's `LogoSink` (`src/discovery/discover.ts`)
+ * icon-only store. Code written for icons — discovery's `LogoSink` (`src/discovery/logo_sink.ts`)
  * — stores wordmarks unchanged when given `logosOfType(logos, "logo")`.
  *
  * @example

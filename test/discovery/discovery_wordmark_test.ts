@@ -2,7 +2,7 @@
  * The wordmark part of discovery: which header images count (`header_logos.ts`), how an inline
  * SVG becomes a standalone document (`inline_svg.ts`), how wordmarks rank (`wordmark_rank.ts`),
  * and that one discovery run returns the wordmark, leaves the icon choice alone, and (through the
- * service) hands it to `storeWordmark`.
+ * service) stores it (the rules: `discovery_wordmark_store_test.ts`).
  */
 import assert from "node:assert/strict";
 import { DomUtils, parseDocument } from "htmlparser2";
@@ -16,6 +16,7 @@ import {
 } from "../../src/discovery/wordmark_rank.ts";
 import type { WordmarkKind } from "../../src/discovery/wordmark_candidate.ts";
 import { readSettings } from "../../src/settings/read_settings.ts";
+import { LogoStore } from "../../src/store/logo_store.ts";
 import { html, image, noDns, world } from "../support/discover_setup.ts";
 import { connectToValue, page, startSite } from "../support/discovery_sites.ts";
 import { iconPng } from "../support/images.ts";
@@ -158,39 +159,30 @@ Deno.test("a site that shows no wordmark has none, and its icon is found as befo
   }
 });
 
-Deno.test("the service hands each discovered wordmark to storeWordmark, and a failing store is only logged", async () => {
-  const routes = {
+Deno.test("the service stores each discovered wordmark in the store, beside the icon", async () => {
+  const acme = startSite({
     "/": { body: page(`<header><a href="/"><img src="/wordmark.svg"></a></header>`) },
     "/wordmark.svg": { body: wideSvg(300, 60), type: "image/svg+xml" },
     "/favicon.ico": { body: iconPng(32, 32), type: "image/png" },
-  };
-  const acme = startSite(routes);
-  const beta = startSite(routes);
+  });
   const kv = await Deno.openKv(":memory:");
-  const stored: [string, string, string][] = [];
-  const logged: string[] = [];
-  const env = { LOGO_CONNECT_TO: connectToValue({ "acme.test": acme, "beta.test": beta }) };
+  const env = { LOGO_CONNECT_TO: connectToValue({ "acme.test": acme }) };
   const service = startDiscoveryService(kv, readSettings(env, "serve"), {
     resolve: noDns,
     sweepMs: 0,
     requestBudgetMs: 60_000,
-    log: (message) => logged.push(message),
-    storeWordmark: (domain, wordmark) => {
-      if (domain === "beta.test") return Promise.reject(new Error("store down"));
-      stored.push([domain, wordmark.source, wordmark.format]);
-      return Promise.resolve();
-    },
   })!;
   try {
     await service.ready();
     await service.discover("www.acme.test");
-    assert.deepEqual(stored, [["acme.test", "http://acme.test/wordmark.svg", "svg"]]);
-    await service.discover("beta.test");
-    assert.deepEqual(logged, ["Storing the wordmark of beta.test failed"]);
+    const logos = new LogoStore(kv);
+    assert.equal((await logos.get("acme.test"))?.source, "http://acme.test/favicon.ico");
+    const wordmark = await logos.get("acme.test", "logo");
+    assert.equal(wordmark?.source, "http://acme.test/wordmark.svg");
+    assert.equal(wordmark?.type, "image/svg+xml");
   } finally {
     await service.close();
     await acme.close();
-    await beta.close();
     kv.close();
   }
 });

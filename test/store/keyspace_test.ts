@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { recordFound } from "../../src/discovery/found_memory.ts";
 import { rememberFailure } from "../../src/discovery/failure_memory.ts";
+import { recordWordmark } from "../../src/discovery/wordmark_memory.ts";
 import { createRateLimiter } from "../../src/limits/rate_limiter.ts";
 import { seedIfEmpty } from "../../src/store/seed.ts";
 import {
@@ -17,8 +18,10 @@ import {
   blobManifestKey,
   DEMO_KEY,
   DISCOVERY_FOUND_PREFIX,
+  DISCOVERY_WORDMARK_PREFIX,
   discoveryFoundKey,
   discoveryMissingKey,
+  discoveryWordmarkKey,
   IMPORT_KEY,
   INITIALIZED_KEY,
   LOGO_CHANGE_COUNT_KEY,
@@ -63,6 +66,8 @@ Deno.test("keyspace: every key shape is the literal on-disk layout", () => {
   assert.deepEqual(discoveryFoundKey("acme.test"), ["discovery", "found", "acme.test"]);
   assert.deepEqual(DISCOVERY_FOUND_PREFIX, ["discovery", "found"]);
   assert.deepEqual(discoveryMissingKey("acme.test"), ["discovery", "missing", "acme.test"]);
+  assert.deepEqual(discoveryWordmarkKey("acme.test"), ["discovery", "wordmark", "acme.test"]);
+  assert.deepEqual(DISCOVERY_WORDMARK_PREFIX, ["discovery", "wordmark"]);
   assert.deepEqual(DEMO_KEY, ["meta", "demo"]);
   assert.deepEqual(INITIALIZED_KEY, ["meta", "initialized"]);
   assert.deepEqual(IMPORT_KEY, ["meta", "import"]);
@@ -129,6 +134,8 @@ const LAYOUT: Record<string, (key: Deno.KvKey) => boolean> = {
     k.length === 3 && k[0] === "discovery" && k[1] === "found" && isString(k[2]),
   '["discovery", "missing", domain]': (k) =>
     k.length === 3 && k[0] === "discovery" && k[1] === "missing" && isString(k[2]),
+  '["discovery", "wordmark", domain]': (k) =>
+    k.length === 3 && k[0] === "discovery" && k[1] === "wordmark" && isString(k[2]),
   '["changes", "logos"]': (k) => k.length === 2 && k[0] === "changes" && k[1] === "logos",
   '["changes", "log", ms, domain]': (k) =>
     k.length === 4 && k[0] === "changes" && k[1] === "log" && isIndex(k[2]) && isString(k[3]),
@@ -156,6 +163,7 @@ Deno.test("keyspace: a store filled by the real modules holds exactly the layout
       source: "https://acme.test/i.svg",
       hash: HASH,
     });
+    await recordWordmark(kv, "acme.test", { at: now, until: now + 1 });
     // A wordmark beside the seeded icons.
     await new LogoStore(kv, { clock }).put("example.com", wideSvg(200, 50), {
       source: "test",
