@@ -15,7 +15,8 @@
  * - Resume: nothing is recorded besides what discovery itself stores, and a rerun skips what that
  *   says is done: a logo is stored (`fresh` for 30 days, `operator`), or a failure is remembered
  *   (`known-missing`: "no usable icon" for a day; an unreachable site only until its retry time,
- *   1 min and growing, since it may answer now). `--force` looks at every domain again.
+ *   1 min and growing, since it may answer now) — and its wordmark likewise (a domain whose
+ *   wordmark was never looked for is searched for it alone). `--force` looks at every domain again.
  * - SIGINT stops reading, abandons the discoveries in flight (reported `interrupted`; nothing is
  *   remembered of them, so a rerun does them) and exits with status 130.
  * - Exit status 0 when the run completed, whatever each domain's outcome; 1 when the store failed
