@@ -85,7 +85,10 @@ export interface DiscoveryConfig {
   budgetMs?: number;
   /** Byte cap per response; default 5 MiB. */
   maxBytes?: number;
-  /** How long "the site answered and has no usable icon" is remembered; default one day. */
+  /**
+   * How long "the site answered and has no usable icon" is remembered, and "no wordmark" when the
+   * home page could not be read; default one day.
+   */
   negativeTtlMs?: number;
   /** First retry delay after a network-level failure; default 1 min (doubling per failure). */
   retryBaseMs?: number;
@@ -93,7 +96,7 @@ export interface DiscoveryConfig {
   retryMaxMs?: number;
   /** Where each failed discovery is reported, once, with its reason; default: nowhere. */
   log?: (message: string) => void;
-  /** Age after which a discovered logo is looked for again; default 30 days. */
+  /** Age after which a discovered logo or wordmark, or "no wordmark", is looked at again; 30 days. */
   refreshAfterMs?: number;
   /** Candidates fetched per discovery at most; default 12. */
   maxFetches?: number;
@@ -177,8 +180,12 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
 
   async function run(domain: string, options: DiscoverOptions): Promise<DiscoveryOutcome> {
     const force = options.force === true;
-    const prior = priorOf(await store.get(domain), await readFound(kv, domain));
-    const plan = await keeper?.plan(domain, force);
+    const [record, found, plan] = await Promise.all([
+      store.get(domain),
+      readFound(kv, domain),
+      keeper?.plan(domain, force),
+    ]);
+    const prior = priorOf(record, found);
     const skip = force ? undefined : await skipReason(prior, {
       clock,
       refreshAfterMs,
@@ -191,8 +198,8 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       return { domain, ...skip, tried: [], ...(plan ? { wordmarkOutcome } : {}) };
     }
     if (skip !== undefined && plan === undefined) return { domain, ...skip, tried: [] };
-    const found = await searchSite(domain, search);
-    const { tried, page, pageError, wordmark, wordmarkTried } = found;
+    const searched = await searchSite(domain, search);
+    const { tried, page, pageError, wordmark, wordmarkTried } = searched;
     const base: Omit<DiscoveryOutcome, "status"> = {
       domain,
       tried,
@@ -202,10 +209,10 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       wordmarkTried,
     };
     // Stored beside the icon, not after it: the wordmark's work never delays or fails the icon.
-    const kept = plan && keeper!.keep(domain, plan, found, force);
+    const kept = plan && keeper!.keep(domain, plan, searched, force);
     const icon = skip !== undefined
       ? { ...base, ...skip }
-      : await keepIcon(domain, prior, found, base, force);
+      : await keepIcon(domain, prior, searched, base, force);
     return kept ? { ...icon, wordmarkOutcome: await kept } : icon;
   }
 

@@ -170,7 +170,11 @@ export function wordmarkKeeper(options: WordmarkKeeperOptions): WordmarkKeeper {
     const wordmark = found.wordmark;
     try {
       if (wordmark !== undefined) {
-        const { source, bytes } = wordmark;
+        const { bytes } = wordmark;
+        // A `data:` URL is no source to show (it may be long): the page it was inline in is.
+        const source = wordmark.source.startsWith("data:")
+          ? `${found.page ?? domain} (inline data: wordmark)`
+          : wordmark.source;
         const { record: stored, changed } = await wordmarks.put(domain, bytes, { source });
         await recordWordmark(kv, domain, { at: now, source, hash: stored.hash });
         return { status: changed ? "stored" : "unchanged", source };

@@ -180,3 +180,32 @@ Deno.test("a site that cannot be read leaves 'no wordmark' for a day only", asyn
     await w.close();
   }
 });
+
+Deno.test("a wordmark inline as a data: URL is stored under its page's URL", async () => {
+  const svg = btoa(new TextDecoder().decode(wideSvg(300, 60)));
+  const w = await world(
+    {
+      "acme.test": {
+        "/": () =>
+          new Response(
+            page(
+              `<link rel="icon" href="/i.png">`,
+              `<header><a href="/"><img src="data:image/svg+xml;base64,${svg}"></a></header>`,
+            ),
+            { headers: { "content-type": "text/html" } },
+          ),
+        "/i.png": image(iconPng(64, 64)),
+      },
+    },
+    {},
+    { wired: true },
+  );
+  try {
+    const outcome = await w.discovery.discover("acme.test");
+    const source = "http://acme.test/ (inline data: wordmark)";
+    assert.deepEqual(outcome.wordmarkOutcome, { status: "stored", source });
+    assert.equal((await w.wordmarks.get("acme.test"))?.source, source);
+  } finally {
+    await w.close();
+  }
+});
