@@ -191,7 +191,8 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       refreshAfterMs,
       readMissing: () => readMissing(kv, domain),
     });
-    // The icon needs no look: the site is searched for the wordmark alone, if that is due.
+    // The icon needs no look: nothing is fetched unless the wordmark is due (then the site is
+    // searched for it alone, below); an icon known missing (a failing site) fetches nothing.
     if (skip !== undefined && (plan?.skip !== undefined || skip.status === "known-missing")) {
       const retryAt = skip.status === "known-missing" ? skip.retryAt : undefined;
       const wordmarkOutcome: WordmarkOutcome = plan?.skip ?? { status: "known-missing", retryAt };
