@@ -24,7 +24,8 @@ Keys:
 Logos:
   logo add DOMAIN FILE [--type icon|logo]
                                   store FILE as the icon of DOMAIN (or, --type logo, its wide
-                                  wordmark); FILE is one of ${[...IMAGE_EXTENSIONS].join(", ")}
+                                  wordmark); FILE is one of:
+                                  ${[...IMAGE_EXTENSIONS].join(", ")}
   logo import DIR [--type icon|logo]
                                   store every DIR/DOMAIN.EXT (EXT as for logo add) as icons (or
                                   wordmarks); a rerun skips the logos already stored from the same
