@@ -10,6 +10,10 @@
  *   cells in the worker mailbox (`transform_options.ts`, `worker_mailbox.ts`).
  *
  * So a new option is a field of {@link RenderSpec}, an entry here, and its step in Rust.
+ *
+ * One request option is not a render option: `type` (`icon` or `logo`) picks which of a domain's
+ * stored images is rendered, not how, so it never reaches WASM; its part of the ETag and cache key
+ * is {@link typeTag}, appended after the spec's ({@link requestTag}).
  * `test/http/render_spec_tag_test.ts` renders two specs differing in each option in turn and
  * fails when one is missing from the ETag; `test/imagecore/format_registry_test.ts` pins the
  * WASM numbers against the Rust sources.
@@ -26,6 +30,7 @@
 import {
   DEFAULT_FORMAT,
   DEFAULT_SIZE,
+  DEFAULT_TYPE,
   FORMAT_RULE,
   FORMAT_SPELLINGS,
   GREYSCALE_RULE,
@@ -35,6 +40,7 @@ import {
   LOGO_THEMES,
   type LogoFormat,
   type LogoTheme,
+  type LogoType,
   MAX_SECRET_SIZE,
   sizeRule,
   THEME_RULE,
@@ -305,4 +311,36 @@ export function transformOptionsOf(spec: RenderSpec): SpecTransformOptions {
   const options: Record<string, unknown> = {};
   for (const name of RENDER_OPTIONS) options[RENDER_SPEC[name].argument] = spec[name];
   return options as SpecTransformOptions;
+}
+
+/**
+ * The `type` option's part of a strong ETag and variant-cache key: `""` for `icon` (so every
+ * ETag made before wordmarks existed stays), `-logo` for `logo`. It names what was asked, not what
+ * was served: a `type=logo` answer served by the icon (`X-Logo-Fallback: icon`) has the icon's
+ * rendition hash and this part, so its tag differs from the icon's own and from the wordmark's.
+ *
+ * @example
+ * ```ts
+ * import { typeTag } from "./render_spec.ts";
+ * typeTag("icon"); // ""
+ * typeTag("logo"); // "-logo"
+ * ```
+ */
+export function typeTag(type: LogoType | undefined): string {
+  return type === undefined || type === DEFAULT_TYPE ? "" : `-${type}`;
+}
+
+/**
+ * A request's part of a strong ETag and variant-cache key: the spec's ({@link specTag}), then the
+ * type's ({@link typeTag}).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SPEC, requestTag } from "./render_spec.ts";
+ * requestTag({ ...DEFAULT_SPEC, size: 400, type: "logo" }); // "-400-png-logo"
+ * requestTag(DEFAULT_SPEC);                                 // "-128-png"
+ * ```
+ */
+export function requestTag(options: RenderSpec & { readonly type?: LogoType }): string {
+  return specTag(options) + typeTag(options.type);
 }

@@ -182,6 +182,11 @@ async function runReadme(readme: string): Promise<{ ran: string[]; skipped: stri
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64">` +
     `<rect width="64" height="64" fill="#2a6"/></svg>`;
   await Deno.writeTextFile(join(clone, "acme.svg"), svg);
+  await Deno.writeTextFile(
+    join(clone, "wordmark.svg"),
+    `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="50">` +
+      `<rect width="200" height="50" fill="#2a6"/></svg>`,
+  );
   await Deno.mkdir(join(clone, "logos"));
   await Deno.writeTextFile(join(clone, "logos", "acme.org.svg"), svg);
 

@@ -1,13 +1,14 @@
 /**
  * The discovery service as the admin commands (`logo discover DOMAIN`, `logo discover --from
  * FILE`) open it: the CLI's settings (`LOGO_CONNECT_TO`, `LOGO_DNS_SERVER`, `DENO_CERT`), the
- * store's KV, and an image pool (fetched bytes are untrusted: imagecore sees them only in a pool's
+ * store's KV (icons and wordmarks are stored, as by the server), and an image pool (fetched bytes are untrusted: imagecore sees them only in a pool's
  * worker).
  *
  * @module
  */
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { LogoStore } from "../store/logo_store.ts";
+import { logosOfType } from "../store/typed_logo_store.ts";
 import { createDiscovery, type Discovery, type DiscoveryConfig } from "../discovery/discover.ts";
 import { trustedRoots } from "../discovery/fetch_hop.ts";
 import { IMAGE_DEADLINE_MS } from "../discovery/measure_image.ts";
@@ -46,9 +47,11 @@ export async function openAdminDiscovery(
     await imaging.close();
     throw error;
   }
+  const logos = new LogoStore(kv, { imaging });
   const discovery = createDiscovery({
     kv,
-    store: new LogoStore(kv, { imaging }),
+    store: logos,
+    wordmarks: logosOfType(logos, "logo"), // stored beside the icon, as the server does
     connectTo: settings.connectTo,
     dnsServer: settings.dnsServer,
     caCerts: settings.extraCaCerts ? trustedRoots(settings.extraCaCerts) : undefined,

@@ -9,12 +9,14 @@
  *   discovered at once; each discovery keeps its own limits (4 fetches at once, 10-s budget).
  * - stdout: one JSON line per domain, in the order they finish — `domain`, `outcome` (the
  *   discovery status), `source` and `why` (the winner's rank) or `failure`, `reason` and `retryAt`,
- *   `line` and `ms` — then one `{"summary": …}` line. A progress bar is drawn on stderr only when
+ *   `wordmark` (what became of the wordmark: `status`, and the stored one's `source`), `line` and
+ *   `ms` — then one `{"summary": …}` line. A progress bar is drawn on stderr only when
  *   stderr is a terminal.
  * - Resume: nothing is recorded besides what discovery itself stores, and a rerun skips what that
  *   says is done: a logo is stored (`fresh` for 30 days, `operator`), or a failure is remembered
  *   (`known-missing`: "no usable icon" for a day; an unreachable site only until its retry time,
- *   1 min and growing, since it may answer now). `--force` looks at every domain again.
+ *   1 min and growing, since it may answer now) — and its wordmark likewise (a domain whose
+ *   wordmark was never looked for is searched for it alone). `--force` looks at every domain again.
  * - SIGINT stops reading, abandons the discoveries in flight (reported `interrupted`; nothing is
  *   remembered of them, so a rerun does them) and exits with status 130.
  * - Exit status 0 when the run completed, whatever each domain's outcome; 1 when the store failed
@@ -29,7 +31,7 @@ import { ProgressBar } from "./progress_bar.ts";
 import { countDomainLines, type DomainLine, domainLines } from "./domain_lines.ts";
 import { openAdminDiscovery } from "./admin_discovery.ts";
 import { semaphore } from "../discovery/bounded_concurrency.ts";
-import type { DiscoveryConfig, DiscoveryOutcome } from "../discovery/discover.ts";
+import type { DiscoveryConfig, DiscoveryOutcome, WordmarkOutcome } from "../discovery/discover.ts";
 
 /** Domains discovered at once unless `--concurrency` says otherwise. */
 export const DEFAULT_CONCURRENCY = 4;
@@ -233,7 +235,7 @@ function describeOutcome(outcome: DiscoveryOutcome, interrupted: boolean): {
   outcome: string;
   [field: string]: unknown;
 } {
-  const { domain, status, source, why, failure, reason, retryAt } = outcome;
+  const { domain, status, source, why, failure, reason, retryAt, wordmarkOutcome } = outcome;
   // Cut short by the interrupt: discovery remembered nothing, so a rerun looks again.
   if (interrupted && status === "not-found") return { domain, outcome: "interrupted" };
   return {
@@ -244,7 +246,13 @@ function describeOutcome(outcome: DiscoveryOutcome, interrupted: boolean): {
     ...(failure ? { failure } : {}),
     ...(reason ? { reason } : {}),
     ...(retryAt !== undefined ? { retryAt: isoTime(retryAt) } : {}),
+    ...(wordmarkOutcome ? { wordmark: wordmarkLine(wordmarkOutcome) } : {}),
   };
+}
+
+/** The `wordmark` of a domain's line: its status, and the stored wordmark's source. */
+function wordmarkLine({ status, source }: WordmarkOutcome): Record<string, string> {
+  return { status, ...(source ? { source } : {}) };
 }
 
 function closeStdin(): void {

@@ -1,8 +1,9 @@
 /**
- * `deno task admin logo discover DOMAIN [--force]`: runs discovery for one domain now and prints
- * its outcome as JSON (status and its meaning, the winning source URL, and every candidate tried
- * with what it turned out to be; `discover_view.ts`). `--force` ignores the "no logo found" memory and the refresh age, and
- * replaces even an operator's logo. Honours `LOGO_CONNECT_TO`, `LOGO_DNS_SERVER` and `DENO_CERT`
+ * `deno task admin logo discover DOMAIN [--force]`: runs discovery for one domain now — storing its
+ * icon and its wordmark, as the server does (`admin_discovery.ts`) — and prints its outcome as JSON
+ * (status and its meaning, the winning source URL, every candidate tried with what it turned out to
+ * be, and what became of the wordmark; `discover_view.ts`). `--force` ignores the "no logo found"
+ * memory and the refresh age, and replaces even an operator's logo or wordmark. Honours `LOGO_CONNECT_TO`, `LOGO_DNS_SERVER` and `DENO_CERT`
  * (the CLI's settings, `AdminContext.settings`). Exit status 0 when a logo is stored (found, kept
  * or already fresh), 1 when none was found.
  *

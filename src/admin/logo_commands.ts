@@ -1,7 +1,8 @@
 /**
  * `deno task admin logo …`: add, import, remove and list logos, and collect unused images.
  *
- * `logo import DIR` stores every `DIR/DOMAIN.EXT`: each logo is committed on its own, atomically,
+ * `--type logo` stores the files as wordmarks instead of icons (`logo_types.ts`, with `rm` and
+ * `list`, which handle both types). `logo import DIR` stores every `DIR/DOMAIN.EXT`: each logo is committed on its own, atomically,
  * so an import stopped at any point leaves complete logos only, and a second run writes nothing
  * for logos already stored with the same bytes. A bad file is reported and skipped; the others are
  * still imported, and the exit status is 1 when any file failed.
@@ -29,8 +30,10 @@ import { normalizeDomain } from "../domain_name.ts";
 import { pool } from "../discovery/bounded_concurrency.ts";
 import { defaultRenderWorkers } from "../server/render_pool.ts";
 import { parseDiscoverCommand } from "./discover_command.ts";
-import { type LogoRecord, LogoStore } from "../store/logo_store.ts";
-import { type AdminCommand, type AdminContext, isoTime, printJson } from "./io.ts";
+import { LogoStore } from "../store/logo_store.ts";
+import { DEFAULT_TYPE, type LogoType } from "../sdk/logo_options.ts";
+import { describeLogo, listLogos, removeLogo, TYPE_OPTION, typeOption } from "./logo_types.ts";
+import { type AdminCommand, type AdminContext, printJson } from "./io.ts";
 import { ProgressBar } from "./progress_bar.ts";
 import { IMAGE_EXTENSIONS } from "./image_extensions.ts";
 import { FileArgumentError, parseCommandArgs, UsageError } from "./usage.ts";
@@ -46,18 +49,26 @@ export function parseLogoCommand(args: string[]): AdminCommand {
   const [subcommand, ...rest] = args;
   switch (subcommand) {
     case "add": {
-      const [input, file] = parseCommandArgs("logo add", rest, ["DOMAIN", "FILE"]).positionals;
-      const domain = domainArgument("logo add", input);
-      return { run: (context) => addLogo(context, domain, file) };
+      const { positionals, values } = parseCommandArgs(
+        "logo add",
+        rest,
+        ["DOMAIN", "FILE"],
+        TYPE_OPTION,
+      );
+      const domain = domainArgument("logo add", positionals[0]);
+      const type = typeOption("logo add", values) ?? DEFAULT_TYPE;
+      return { run: (context) => addLogo(context, domain, positionals[1], type) };
     }
     case "import": {
-      const [dir] = parseCommandArgs("logo import", rest, ["DIR"]).positionals;
-      return { run: (context) => importLogos(context, dir) };
+      const { positionals, values } = parseCommandArgs("logo import", rest, ["DIR"], TYPE_OPTION);
+      const type = typeOption("logo import", values) ?? DEFAULT_TYPE;
+      return { run: (context) => importLogos(context, positionals[0], type) };
     }
     case "rm": {
-      const [input] = parseCommandArgs("logo rm", rest, ["DOMAIN"]).positionals;
-      const domain = domainArgument("logo rm", input);
-      return { run: (context) => removeLogo(context, domain) };
+      const { positionals, values } = parseCommandArgs("logo rm", rest, ["DOMAIN"], TYPE_OPTION);
+      const domain = domainArgument("logo rm", positionals[0]);
+      const type = typeOption("logo rm", values);
+      return { run: (context) => removeLogo(context, domain, type) };
     }
     case "list": {
       parseCommandArgs("logo list", rest, []);
@@ -88,20 +99,6 @@ function domainArgument(command: string, input: string): string {
   return domain;
 }
 
-/** A short public view of a record for JSON output. */
-function describeLogo(record: LogoRecord): Record<string, unknown> {
-  return {
-    domain: record.domain,
-    type: record.type,
-    width: record.width,
-    height: record.height,
-    hash: record.hash,
-    source: record.source,
-    createdAt: isoTime(record.createdAt),
-    updatedAt: isoTime(record.updatedAt),
-  };
-}
-
 /** Reads an image file, refusing one over imagecore's input limit without reading it. */
 async function readImageFile(path: string): Promise<Uint8Array> {
   const info = await Deno.stat(path);
@@ -116,7 +113,12 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function addLogo(context: AdminContext, domain: string, file: string): Promise<number> {
+async function addLogo(
+  context: AdminContext,
+  domain: string,
+  file: string,
+  type: LogoType,
+): Promise<number> {
   let bytes: Uint8Array;
   try {
     bytes = await readImageFile(file);
@@ -131,8 +133,9 @@ async function addLogo(context: AdminContext, domain: string, file: string): Pro
     await using imaging = await startAdminPool();
     const { record, changed } = await new LogoStore(context.kv, { imaging }).put(domain, bytes, {
       source: `file:${basename(file)}`,
+      type,
     });
-    printJson(context, { ...describeLogo(record), changed });
+    printJson(context, { ...describeLogo(record, type), changed });
     return 0;
   } catch (error) {
     if (!(error instanceof ImageCoreError)) throw error;
@@ -196,7 +199,7 @@ async function scanImportDir(dir: string): Promise<{
   return { items, failed, skipped };
 }
 
-async function importLogos(context: AdminContext, dir: string): Promise<number> {
+async function importLogos(context: AdminContext, dir: string, type: LogoType): Promise<number> {
   let scan;
   try {
     scan = await scanImportDir(dir);
@@ -232,7 +235,10 @@ async function importLogos(context: AdminContext, dir: string): Promise<number> 
       return;
     }
     try {
-      const { changed } = await logos.put(item.domain, bytes, { source: `file:${item.file}` });
+      const { changed } = await logos.put(item.domain, bytes, {
+        source: `file:${item.file}`,
+        type,
+      });
       if (changed) imported++;
       else unchanged++;
       bar.step(changed ? "imported" : "unchanged", item.domain);
@@ -247,22 +253,6 @@ async function importLogos(context: AdminContext, dir: string): Promise<number> 
   bar.done();
   printJson(context, { imported, unchanged, failed, skipped });
   return failed.length === 0 ? 0 : 1;
-}
-
-async function removeLogo(context: AdminContext, domain: string): Promise<number> {
-  if (!(await new LogoStore(context.kv).remove(domain))) {
-    context.stderr(`No logo for ${domain}\n`);
-    return 1;
-  }
-  printJson(context, { domain, removed: true });
-  return 0;
-}
-
-async function listLogos(context: AdminContext): Promise<number> {
-  const records: Record<string, unknown>[] = [];
-  for await (const record of new LogoStore(context.kv).list()) records.push(describeLogo(record));
-  printJson(context, records);
-  return 0;
 }
 
 async function collectGarbage(context: AdminContext): Promise<number> {

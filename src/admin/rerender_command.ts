@@ -5,7 +5,9 @@
  *
  * - Which: by default the records made by an older recipe; `--all` every record (after an
  *   imagecore change that kept the recipe's version); `--from DOMAIN` starts at DOMAIN in domain
- *   order, which is the order of the progress lines (to resume an interrupted `--all`).
+ *   order, which is the order of the progress lines (to resume an interrupted `--all`). Icons and
+ *   wordmarks both, a domain's icon first (its wordmark's progress line says `DOMAIN (logo)`);
+ *   `--type icon` or `--type logo` only those.
  * - Resumable: each logo is committed on its own, atomically (`LogoStore.rerender`), so a reader
  *   sees the old renditions or the new ones, never a mix, and a re-run without `--all` skips what
  *   is done.
@@ -25,6 +27,8 @@ import { defaultRenderWorkers } from "../server/render_pool.ts";
 import { PIPELINE_VERSION } from "../store/logo_ingest.ts";
 import { LogoStore } from "../store/logo_store.ts";
 import { LOGOS_IN_FLIGHT_PER_WORKER, startAdminPool } from "./admin_pool.ts";
+import { listBoth, TYPE_OPTION, typeOption } from "./logo_types.ts";
+import type { LogoType } from "../sdk/logo_options.ts";
 import { type AdminCommand, type AdminContext, printJson } from "./io.ts";
 import { ProgressBar } from "./progress_bar.ts";
 import { parseCommandArgs } from "./usage.ts";
@@ -35,6 +39,8 @@ export interface RerenderOptions {
   all: boolean;
   /** First domain (in domain order) to look at. */
   from?: string;
+  /** Only the records of this type; default both. */
+  type?: LogoType;
 }
 
 /**
@@ -46,10 +52,12 @@ export function parseRerenderCommand(args: string[]): AdminCommand {
   const { values } = parseCommandArgs("logo rerender", args, [], {
     all: { type: "boolean" },
     from: { type: "string" },
+    ...TYPE_OPTION,
   });
   const options: RerenderOptions = {
     all: values.all === true,
     from: typeof values.from === "string" ? values.from.trim().toLowerCase() : undefined,
+    type: typeOption("logo rerender", values),
   };
   return { run: (context) => rerenderLogos(context, options) };
 }
@@ -61,12 +69,14 @@ export async function rerenderLogos(
 ): Promise<number> {
   const reader = new LogoStore(context.kv);
   // The list first, so the progress has a total; re-checked per logo when it is re-rendered.
-  const domains: string[] = [];
+  const domains: { domain: string; type: LogoType }[] = [];
   let current = 0;
-  for await (const record of reader.list()) {
+  for await (const [record, type] of listBoth(reader)) {
+    if (options.type !== undefined && type !== options.type) continue;
     if (options.from !== undefined && record.domain < options.from) continue;
-    if (options.all || record.pipeline !== PIPELINE_VERSION) domains.push(record.domain);
-    else current++;
+    if (options.all || record.pipeline !== PIPELINE_VERSION) {
+      domains.push({ domain: record.domain, type });
+    } else current++;
   }
   const counts = { rerendered: 0, current, changed: 0, missing: 0 };
   const failed: { domain: string; error: string }[] = [];
@@ -79,17 +89,18 @@ export async function rerenderLogos(
       terminal: context.stderrIsTerminal,
       rate: { unit: "logos", clock: () => performance.now() },
     });
-    await pool(domains, workers * LOGOS_IN_FLIGHT_PER_WORKER, async (domain) => {
+    await pool(domains, workers * LOGOS_IN_FLIGHT_PER_WORKER, async ({ domain, type }) => {
+      const label = type === "icon" ? domain : `${domain} (${type})`;
       try {
-        const status = await logos.rerender(domain, { all: options.all });
+        const status = await logos.rerender(domain, { all: options.all, type });
         counts[status]++;
-        bar.step(status, domain);
+        bar.step(status, label);
       } catch (error) {
         // A KV failure stops the run (later logos would fail too); a refused source is reported.
         if (!(error instanceof ImageCoreError)) throw error;
-        failed.push({ domain, error: error.message });
-        bar.message(`failed ${domain}: ${error.message}`);
-        bar.step("failed", domain);
+        failed.push({ domain: label, error: error.message });
+        bar.message(`failed ${label}: ${error.message}`);
+        bar.step("failed", label);
       }
     });
     bar.done();

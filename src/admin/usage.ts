@@ -22,16 +22,22 @@ Keys:
   key attribution ID URL          record the page where the key's user shows attribution
 
 Logos:
-  logo add DOMAIN FILE            store FILE as the logo of DOMAIN; FILE is one of
+  logo add DOMAIN FILE [--type icon|logo]
+                                  store FILE as the icon of DOMAIN (or, --type logo, its wide
+                                  wordmark); FILE is one of:
                                   ${[...IMAGE_EXTENSIONS].join(", ")}
-  logo import DIR                 store every DIR/DOMAIN.EXT (EXT as for logo add); a rerun
-                                  skips the logos already stored from the same bytes
-  logo rerender [--all] [--from DOMAIN]
+  logo import DIR [--type icon|logo]
+                                  store every DIR/DOMAIN.EXT (EXT as for logo add) as icons (or
+                                  wordmarks); a rerun skips the logos already stored from the same
+                                  bytes
+  logo rerender [--all] [--from DOMAIN] [--type icon|logo]
                                   re-render stored logos from their stored source: those made by
                                   an older recipe (a rerun skips what is done), or --all; --from
-                                  starts at DOMAIN (domain order, as the progress lines)
-  logo rm DOMAIN                  remove the logo of DOMAIN
-  logo list                       list stored logos
+                                  starts at DOMAIN (domain order, as the progress lines); icons
+                                  and wordmarks, or the --type given
+  logo rm DOMAIN [--type icon|logo]
+                                  remove the icon and the wordmark of DOMAIN, or the --type given
+  logo list                       list stored logos, icons and wordmarks (logoType)
   logo gc                         delete stored images no logo uses any more
   logo discover DOMAIN [--force]  find DOMAIN's logo on its website and store it (LOGO_CONNECT_TO)
   logo discover --from FILE [--concurrency N] [--force]

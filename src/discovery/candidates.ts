@@ -7,7 +7,9 @@
  * parsed by {@link manifestCandidates}); `<meta name="msapplication-TileImage">` and
  * `msapplication-square…logo`; the site's own JSON-LD `logo` (`json_ld_logos.ts`); `og:logo`;
  * the site's own microdata `itemprop="logo"` (`microdata_logos.ts`); the conventional `/favicon.ico`, `/favicon.png`,
- * `/apple-touch-icon.png` and `/apple-touch-icon-precomposed.png`; and `og:image`.
+ * `/apple-touch-icon.png` and `/apple-touch-icon-precomposed.png`; and `og:image`. Wordmark
+ * candidates are read too: the header logo (`header_logos.ts`), then the same own JSON-LD,
+ * microdata and `og:logo` declarations.
  * Relative URLs resolve against the first `<base href>` (itself resolved against the page URL),
  * as browsers do. Only `http:`, `https:` and `data:` URLs are kept; duplicates are dropped.
  * Declared `sizes` and `type` are recorded as hints only: images are sniffed and measured later.
@@ -18,6 +20,8 @@ import { Parser } from "htmlparser2";
 import { ownLogos } from "./json_ld_logos.ts";
 import { MicrodataLogos } from "./microdata_logos.ts";
 import { type Candidate, type CandidateKind, KIND_ORDER } from "./candidate.ts";
+import { headerLogos } from "./header_logos.ts";
+import type { WordmarkCandidate, WordmarkKind } from "./wordmark_candidate.ts";
 
 /** What a home page declares. */
 export interface PageCandidates {
@@ -27,6 +31,11 @@ export interface PageCandidates {
   manifests: string[];
   /** The URL relative references were resolved against. */
   baseUrl: string;
+  /**
+   * Wordmark candidates: the logo shown in the page's own header or home link
+   * (`header_logos.ts`), then the site's own declared logos (JSON-LD, microdata, `og:logo`).
+   */
+  wordmarks: WordmarkCandidate[];
 }
 
 /** At most this many candidates are returned from one page or manifest. */
@@ -186,7 +195,15 @@ export function extractCandidates(html: string, pageUrl: string, domain?: string
       candidates.push(candidate);
     }
   }
-  return { candidates, manifests: manifests.slice(0, 2), baseUrl };
+  const wordmarks = html === "" ? [] : headerLogos(html, pageUrl, domain);
+  for (const kind of ["json-ld", "itemprop-logo", "og:logo"] as const satisfies WordmarkKind[]) {
+    for (const { href, base } of declared(kind)) {
+      const url = absolute(href, base);
+      if (url === undefined || wordmarks.some((w) => w.url === url)) continue;
+      if (wordmarks.length < MAX_CANDIDATES) wordmarks.push({ url, kind });
+    }
+  }
+  return { candidates, manifests: manifests.slice(0, 2), baseUrl, wordmarks };
 }
 
 /**

@@ -1,13 +1,17 @@
 /**
- * Logo discovery: find a domain's logo on its own website, safely, and store it.
+ * Logo discovery: find a domain's logo (its icon) and its wordmark on its own website, safely,
+ * and store them.
  *
  * This module puts the steps together; each lives in its own file:
  *
  * - when to look, and whether a find replaces the stored logo: `skip_or_refresh.ts`;
+ * - the same for the wordmark, stored through `DiscoveryConfig.wordmarks`: `discover_wordmark.ts`
+ *   (a domain whose icon needs no look is searched for its wordmark alone when that is due);
  * - the search itself (home page, candidates, fetch, measure, rank, decode): `search_site.ts`,
  *   over `fetch_site.ts` (every connection through `safeFetch`), `candidates.ts` and `rank.ts`;
  * - what is remembered in KV: `found_memory.ts` (a logo found) and `failure_memory.ts` (none
- *   found: a day for "no usable icon", a short growing delay for network-level failures);
+ *   found: a day for "no usable icon", a short growing delay for network-level failures), and
+ *   `wordmark_memory.ts` (the wordmark stored, or that there was none);
  * - concurrency: one discovery per domain at a time (concurrent callers share it, through
  *   `SingleFlight`), at most `maxConcurrent` domains at once (`bounded_concurrency.ts`).
  *
@@ -23,7 +27,6 @@ import { semaphore } from "./bounded_concurrency.ts";
 import type { ConnectToMap } from "./connect_to.ts";
 import {
   describeFailure,
-  type FailureKind,
   NEGATIVE_TTL_MS,
   readMissing,
   rememberFailure,
@@ -33,24 +36,25 @@ import { dueDomains, type FoundEntry, readFound, recordFound, touchFound } from 
 import { score } from "./rank.ts";
 import { resolveWithDeno } from "./pin_address.ts";
 import type { Resolver } from "./safe_fetch.ts";
-import { searchSite, type TriedCandidate } from "./search_site.ts";
-import { isDue, priorOf, REFRESH_AFTER_MS, replaces, skipReason } from "./skip_or_refresh.ts";
+import { type SearchResult, searchSite } from "./search_site.ts";
+import {
+  isDue,
+  type Prior,
+  priorOf,
+  REFRESH_AFTER_MS,
+  replaces,
+  skipReason,
+} from "./skip_or_refresh.ts";
+import { wordmarkKeeper, type WordmarkOutcome } from "./discover_wordmark.ts";
+import type { LogoSink } from "./logo_sink.ts";
+import type { DiscoveryOutcome } from "./discovery_outcome.ts";
 
 export type { MissingEntry } from "./failure_memory.ts";
 export type { FoundEntry } from "./found_memory.ts";
-export type { TriedCandidate } from "./search_site.ts";
-
-/** The part of `LogoStore` discovery uses. */
-export interface LogoSink {
-  /** The stored record of `domain`, or null. */
-  get(domain: string): Promise<{ hash: string; source: string; updatedAt: number } | null>;
-  /** Stores `bytes` as the logo of `domain`. */
-  put(
-    domain: string,
-    bytes: Uint8Array,
-    meta: { source: string },
-  ): Promise<{ record: { hash: string }; changed: boolean }>;
-}
+export type { FoundWordmark, TriedCandidate, TriedWordmark } from "./search_site.ts";
+export type { WordmarkOutcome, WordmarkStatus } from "./discover_wordmark.ts";
+export type { LogoSink } from "./logo_sink.ts";
+export type { DiscoveryOutcome } from "./discovery_outcome.ts";
 
 /** Configuration of {@link createDiscovery}; everything is injected, nothing read from env. */
 export interface DiscoveryConfig {
@@ -58,6 +62,11 @@ export interface DiscoveryConfig {
   kv: Deno.Kv;
   /** Where winners are stored (a `LogoStore`, itself given `imaging` for untrusted bytes). */
   store: LogoSink;
+  /**
+   * Where wordmarks found are stored: `logosOfType(logos, "logo")` of the same `LogoStore`
+   * (`src/store/typed_logo_store.ts`). Absent: wordmarks are returned, not stored or remembered.
+   */
+  wordmarks?: LogoSink;
   /** Where fetched bytes are probed and decoded: an image pool (`imagecore/image_pool.ts`). */
   imaging: ImageWork;
   /** `LOGO_CONNECT_TO` overrides (parsed with `parseConnectTo`). */
@@ -76,7 +85,10 @@ export interface DiscoveryConfig {
   budgetMs?: number;
   /** Byte cap per response; default 5 MiB. */
   maxBytes?: number;
-  /** How long "the site answered and has no usable icon" is remembered; default one day. */
+  /**
+   * How long "the site answered and has no usable icon" is remembered, and "no wordmark" when the
+   * home page could not be read; default one day.
+   */
   negativeTtlMs?: number;
   /** First retry delay after a network-level failure; default 1 min (doubling per failure). */
   retryBaseMs?: number;
@@ -84,7 +96,7 @@ export interface DiscoveryConfig {
   retryMaxMs?: number;
   /** Where each failed discovery is reported, once, with its reason; default: nowhere. */
   log?: (message: string) => void;
-  /** Age after which a discovered logo is looked for again; default 30 days. */
+  /** Age after which a discovered logo or wordmark, or "no wordmark", is looked at again; 30 days. */
   refreshAfterMs?: number;
   /** Candidates fetched per discovery at most; default 12. */
   maxFetches?: number;
@@ -98,43 +110,8 @@ export interface DiscoveryConfig {
 
 /** Options of one {@link Discovery.discover} call. */
 export interface DiscoverOptions {
-  /** Ignore the negative cache and freshness, and replace even an operator's logo. */
+  /** Ignore the negative cache and freshness, and replace even an operator's logo or wordmark. */
   force?: boolean;
-}
-
-/** The outcome of a discovery. */
-export interface DiscoveryOutcome {
-  /** The domain. */
-  domain: string;
-  /**
-   * - `stored`: a logo was found and stored (new, or better/equal and different);
-   * - `unchanged`: the logo found is the one already stored;
-   * - `kept`: the stored logo was kept (what was found ranks worse, or nothing was found);
-   * - `fresh`: a discovered logo younger than the refresh age exists, nothing fetched;
-   * - `operator`: an operator-added logo exists, nothing fetched;
-   * - `known-missing`: "no logo found" is remembered, nothing fetched;
-   * - `not-found`: no usable logo; remembered (see {@link DiscoveryOutcome.failure}).
-   */
-  status: "stored" | "unchanged" | "kept" | "fresh" | "operator" | "known-missing" | "not-found";
-  /**
-   * With `not-found` and `known-missing`: `no-icon` (the site answered, no usable icon; looked
-   * for again after a day) or `unreachable` (DNS, connection, TLS or timeout; retried soon).
-   */
-  failure?: FailureKind;
-  /** With `not-found` and `known-missing`: when discovery will look again (epoch ms). */
-  retryAt?: number;
-  /** With `not-found` and `known-missing`: why nothing was found (URLs without query strings). */
-  reason?: string;
-  /** The winning candidate's URL, when one was found. */
-  source?: string;
-  /** The home page's final URL, when one was fetched. */
-  page?: string;
-  /** Every candidate fetched, in fetch order. */
-  tried: TriedCandidate[];
-  /** With a winner: why it won (its rank reasons) and what it ranked ahead of. */
-  why?: string[];
-  /** Why the home page could not be read, when it could not. */
-  pageError?: string;
 }
 
 /** A discovery service; see the module doc. */
@@ -142,8 +119,9 @@ export interface Discovery {
   /** Discovers (or skips, see {@link DiscoveryOutcome}) the logo of a normalised `domain`. */
   discover(domain: string, options?: DiscoverOptions): Promise<DiscoveryOutcome>;
   /**
-   * Looks again, one domain after the other, for at most `limit` (default 50) discovered logos
-   * older than the refresh age; a worse find never replaces the stored logo.
+   * Looks again, one domain after the other, for at most `limit` (default 50) discovered logos,
+   * then discovered wordmarks, older than the refresh age; a worse find never replaces the stored
+   * logo.
    */
   refreshStale(limit?: number): Promise<DiscoveryOutcome[]>;
 }
@@ -155,15 +133,17 @@ export interface Discovery {
  * ```ts
  * import { startImagePool } from "../../imagecore/image_pool.ts";
  * import { LogoStore } from "../store/logo_store.ts";
+ * import { logosOfType } from "../store/typed_logo_store.ts";
  * import { parseConnectTo } from "./connect_to.ts";
  *
  * const kv = await Deno.openKv(":memory:");
  * const pool = startImagePool();
  * const connectTo = parseConnectTo("acme.test:80:127.0.0.1:8081");
  * const store = new LogoStore(kv, { imaging: pool });
- * const discovery = createDiscovery({ kv, store, imaging: pool, connectTo });
+ * const wordmarks = logosOfType(store, "logo");
+ * const discovery = createDiscovery({ kv, store, wordmarks, imaging: pool, connectTo });
  * const outcome = await discovery.discover("acme.test");
- * console.log(outcome.status, outcome.source);
+ * console.log(outcome.status, outcome.source, outcome.wordmarkOutcome?.status);
  * ```
  */
 export function createDiscovery(config: DiscoveryConfig): Discovery {
@@ -173,6 +153,16 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
   const running = new SingleFlight<string, DiscoveryOutcome>();
   const { kv, store } = config;
   const log = config.log ?? (() => {});
+  const negativeTtlMs = config.negativeTtlMs ?? NEGATIVE_TTL_MS;
+  const keeper = config.wordmarks && wordmarkKeeper({
+    kv,
+    wordmarks: config.wordmarks,
+    clock,
+    refreshAfterMs,
+    negativeTtlMs,
+    log,
+    signal: config.signal,
+  });
   const dnsServer = config.dnsServer;
   const resolve = config.resolve ??
     (dnsServer
@@ -190,24 +180,54 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
 
   async function run(domain: string, options: DiscoverOptions): Promise<DiscoveryOutcome> {
     const force = options.force === true;
-    const prior = priorOf(await store.get(domain), await readFound(kv, domain));
-    const { record, discovered } = prior;
-    if (!force) {
-      const skip = await skipReason(prior, {
-        clock,
-        refreshAfterMs,
-        readMissing: () => readMissing(kv, domain),
-      });
-      if (skip !== undefined) return { domain, ...skip, tried: [] };
+    const [record, found, plan] = await Promise.all([
+      store.get(domain),
+      readFound(kv, domain),
+      keeper?.plan(domain, force),
+    ]);
+    const prior = priorOf(record, found);
+    const skip = force ? undefined : await skipReason(prior, {
+      clock,
+      refreshAfterMs,
+      readMissing: () => readMissing(kv, domain),
+    });
+    // The icon needs no look: nothing is fetched unless the wordmark is due (then the site is
+    // searched for it alone, below); an icon known missing (a failing site) fetches nothing.
+    if (skip !== undefined && (plan?.skip !== undefined || skip.status === "known-missing")) {
+      const retryAt = skip.status === "known-missing" ? skip.retryAt : undefined;
+      const wordmarkOutcome: WordmarkOutcome = plan?.skip ?? { status: "known-missing", retryAt };
+      return { domain, ...skip, tried: [], ...(plan ? { wordmarkOutcome } : {}) };
     }
-    const { winner, tried, page, pageError, why, failure } = await searchSite(domain, search);
-    const now = clock();
+    if (skip !== undefined && plan === undefined) return { domain, ...skip, tried: [] };
+    const searched = await searchSite(domain, search);
+    const { tried, page, pageError, wordmark, wordmarkTried } = searched;
     const base: Omit<DiscoveryOutcome, "status"> = {
       domain,
       tried,
       ...(page ? { page } : {}),
       ...(pageError ? { pageError } : {}),
+      ...(wordmark ? { wordmark } : {}),
+      wordmarkTried,
     };
+    // Stored beside the icon, not after it: the wordmark's work never delays or fails the icon.
+    const kept = plan && keeper!.keep(domain, plan, searched, force);
+    const icon = skip !== undefined
+      ? { ...base, ...skip }
+      : await keepIcon(domain, prior, searched, base, force);
+    return kept ? { ...icon, wordmarkOutcome: await kept } : icon;
+  }
+
+  /** Stores the icon a search found, per `skip_or_refresh.ts`, and says what became of it. */
+  async function keepIcon(
+    domain: string,
+    prior: Prior,
+    found: SearchResult,
+    base: Omit<DiscoveryOutcome, "status">,
+    force: boolean,
+  ): Promise<DiscoveryOutcome> {
+    const { record, discovered } = prior;
+    const { winner, page, why, failure } = found;
+    const now = clock();
     if (winner === undefined) {
       if (record !== null) {
         if (discovered !== null) await touchFound(kv, domain, discovered, now);
@@ -216,7 +236,7 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
       // Cut short by shutdown: not a verdict on the site, so nothing is remembered.
       if (config.signal?.aborted) return { ...base, status: "not-found" };
       const entry = await rememberFailure(kv, domain, failure.kind, now, failure.reason, {
-        negativeTtlMs: config.negativeTtlMs ?? NEGATIVE_TTL_MS,
+        negativeTtlMs,
         retryBaseMs: config.retryBaseMs,
         retryMaxMs: config.retryMaxMs,
       });
@@ -254,6 +274,9 @@ export function createDiscovery(config: DiscoveryConfig): Discovery {
   async function refreshStale(limit = 50): Promise<DiscoveryOutcome[]> {
     const due = (found: FoundEntry) => isDue(found, clock(), refreshAfterMs);
     const domains = await dueDomains(kv, store, due, limit);
+    for (const domain of await keeper?.due(limit - domains.length) ?? []) {
+      if (!domains.includes(domain)) domains.push(domain);
+    }
     const outcomes: DiscoveryOutcome[] = [];
     for (const domain of domains) outcomes.push(await discover(domain));
     return outcomes;

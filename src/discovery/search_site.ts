@@ -8,6 +8,10 @@
  * could not be fetched for network reasons (DNS, connection, TLS, timeout, or the budget ran out
  * first), otherwise `no-icon`.
  *
+ * The same search also chooses the site's wordmark (`wordmark_search.ts`): its header logo and
+ * declared logos are fetched in the same pool and budget, after the icon candidates. Finding one
+ * or not never changes the icon chosen nor the failure reported.
+ *
  * @module
  */
 import type { ImageWork } from "../../imagecore/image_pool.ts";
@@ -26,6 +30,15 @@ import {
 } from "./fetch_site.ts";
 import { type ImageFacts, measureImage, verifyImage } from "./measure_image.ts";
 import { compareMeasured, explain, fetchOrder, type Measured, refusal } from "./rank.ts";
+import type { WordmarkCandidate } from "./wordmark_candidate.ts";
+import {
+  chooseWordmark,
+  type FoundWordmark,
+  MAX_WORDMARK_FETCHES,
+  type TriedWordmark,
+} from "./wordmark_search.ts";
+
+export type { FoundWordmark, TriedWordmark } from "./wordmark_search.ts";
 
 /** What one candidate turned out to be. */
 export interface TriedCandidate {
@@ -72,16 +85,25 @@ export interface SearchResult {
   why: string[];
   /** Why there is no winner (meaningful only then). */
   failure: { kind: FailureKind; reason: string };
+  /** The site's wordmark, when it shows or declares a usable one. */
+  wordmark?: FoundWordmark;
+  /** Every wordmark candidate, in candidate order, with what it turned out to be. */
+  wordmarkTried: TriedWordmark[];
 }
 
-interface Fetched {
-  candidate: Candidate;
-  order: number;
+/** One fetch of the search: an icon candidate's, or a wordmark candidate's alone. */
+interface Job {
+  url: string;
   bytes?: Uint8Array;
   facts?: ImageFacts;
   result: string;
   /** Not answered: not fetched before the budget ran out, or a network-level failure. */
   unanswered: boolean;
+}
+
+interface Fetched extends Job {
+  candidate: Candidate;
+  order: number;
 }
 
 /**
@@ -133,7 +155,8 @@ async function collect(domain: string, signal: AbortSignal, options: SearchOptio
     ]);
     // Nothing answered on either scheme, and not because we refused to connect.
     const unreachable = reachable === undefined && networkFailure;
-    return { candidates: fallbacks, pageError: errors.join("; "), unreachable };
+    const wordmarks: WordmarkCandidate[] = [];
+    return { candidates: fallbacks, pageError: errors.join("; "), unreachable, wordmarks };
   }
   const type = page.headers.get("content-type") ?? "";
   const html = /html|xml/i.test(type) || type === "" ? decodeText(page.body, type) : "";
@@ -151,7 +174,10 @@ async function collect(domain: string, signal: AbortSignal, options: SearchOptio
     .map((c) => ({ ...c, url: upgraded(c.url, page.url) }))
     .filter((c) => !seen.has(c.url) && seen.add(c.url));
   const candidates = ordered.slice(0, Math.min(options.maxFetches, MAX_CANDIDATES));
-  return { candidates, page: page.url, unreachable: false };
+  const wordmarks = found.wordmarks.map((w) =>
+    w.inline ? w : { ...w, url: upgraded(w.url, page.url) }
+  );
+  return { candidates, page: page.url, unreachable: false, wordmarks };
 }
 
 async function searchWithin(
@@ -159,17 +185,24 @@ async function searchWithin(
   signal: AbortSignal,
   options: SearchOptions,
 ): Promise<SearchResult> {
-  const { candidates, page, pageError, unreachable } = await collect(domain, signal, options);
+  const found = await collect(domain, signal, options);
+  const { candidates, page, pageError, unreachable, wordmarks } = found;
+  const unfetched = { result: "not fetched: time budget exhausted", unanswered: true };
   const fetched: Fetched[] = candidates.map((candidate, order) => ({
     candidate,
     order,
-    result: "not fetched: time budget exhausted",
-    unanswered: true,
+    url: candidate.url,
+    ...unfetched,
   }));
-  await pool(fetched, options.parallelFetches, async (entry) => {
+  // Wordmark candidates no icon candidate fetches, after the icons: at most MAX_WORDMARK_FETCHES.
+  const wordmarkOnly: Job[] = wordmarks
+    .filter((w) => w.inline === undefined && !fetched.some((f) => f.url === w.url))
+    .slice(0, MAX_WORDMARK_FETCHES)
+    .map((w) => ({ url: w.url, ...unfetched }));
+  await pool<Job>([...fetched, ...wordmarkOnly], options.parallelFetches, async (entry) => {
     if (signal.aborted) return;
     try {
-      const response = await options.fetcher.get(entry.candidate.url, signal, IMAGE_ACCEPT);
+      const response = await options.fetcher.get(entry.url, signal, IMAGE_ACCEPT);
       entry.unanswered = false;
       entry.facts = await measureImage(response.body, options.imaging);
       entry.bytes = response.body;
@@ -213,7 +246,14 @@ async function searchWithin(
     : cutShort !== undefined
     ? { kind: "unreachable", reason: `${cutShort.candidate.url}: ${cutShort.result}` }
     : { kind: "no-icon", reason: noIconReason(page, pageError, fetched.length) };
-  return { winner, tried, page, pageError, why, failure };
+  const jobs = new Map<string, Job>([...fetched, ...wordmarkOnly].map((job) => [job.url, job]));
+  const { wordmark, tried: wordmarkTried } = await chooseWordmark(
+    wordmarks,
+    jobs,
+    options.imaging,
+    signal,
+  );
+  return { winner, tried, page, pageError, why, failure, wordmark, wordmarkTried };
 }
 
 /** Why nothing usable was found although the site answered, in one line. */

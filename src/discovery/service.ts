@@ -11,8 +11,9 @@
  * On a miss the endpoint waits for discovery at most {@link REQUEST_BUDGET_MS} (3 s): a miss that
  * takes longer answers 404 while discovery finishes in the background, and a later request finds
  * the logo. Discovery looks for the logo of the registrable domain (`lookupChain`'s last entry),
- * which every subdomain falls back to, so random subdomains cannot each start a discovery. An
- * hourly sweep refreshes discovered logos older than 30 days. Each failed discovery is logged
+ * which every subdomain falls back to, so random subdomains cannot each start a discovery. Each
+ * discovery stores the site's wordmark beside its icon (`DiscoveryConfig.wordmarks`). An hourly
+ * sweep refreshes discovered logos and wordmarks older than 30 days. Each failed discovery is logged
  * once with its reason (see `failure_memory.ts` for how long a failure is remembered), at most 10
  * lines a minute (`src/observe/bounded_log.ts`).
  * `close()` waits for background discoveries at most `closeTimeoutMs` (2 s), so a KV that no
@@ -25,6 +26,7 @@ import { lookupChain } from "../domain_name.ts";
 import { startImagePool } from "../../imagecore/image_pool.ts";
 import { SingleFlight } from "../single_flight.ts";
 import { LogoStore } from "../store/logo_store.ts";
+import { logosOfType } from "../store/typed_logo_store.ts";
 import type { NameServer } from "./bimi.ts";
 import type { ConnectToMap } from "./connect_to.ts";
 import { discoveryEnabled } from "./discovery_setting.ts";
@@ -120,10 +122,12 @@ export function startDiscoveryService(
   // Fetched bytes are decoded in a worker pool, started now, unless the caller passes its own.
   const pool = options.imaging ? undefined : startImagePool({ deadlineMs: IMAGE_DEADLINE_MS });
   const imaging = options.imaging ?? pool!;
+  const logos = new LogoStore(kv, { clock: options.clock, imaging });
   const discovery = createDiscovery({
     signal: shutdown.signal,
     kv,
-    store: new LogoStore(kv, { clock: options.clock, imaging }),
+    store: logos,
+    wordmarks: logosOfType(logos, "logo"), // stored and refreshed beside the icon (discover.ts)
     connectTo,
     dnsServer,
     ...options,
@@ -143,8 +147,9 @@ export function startDiscoveryService(
   const timer = sweepMs > 0
     ? setInterval(() => {
       track(sweeping.run("sweep", () =>
-        discovery.refreshStale()
-          .catch((error) => log("Discovery refresh sweep failed", error))));
+        discovery.refreshStale().catch((error) =>
+          log("Discovery refresh sweep failed", error)
+        )));
     }, sweepMs)
     : undefined;
   if (timer !== undefined) Deno.unrefTimer(timer);

@@ -75,7 +75,7 @@ import {
 import { safeLog } from "../safe_log.ts";
 import { themeSvg } from "../../imagecore/svg_theme.ts";
 import type { SvgThemeWork } from "../../imagecore/image_pool.ts";
-import type { LogoSubstitution } from "../sdk/logo_options.ts";
+import type { FallbackMark } from "../sdk/logo_options.ts";
 import { KeyStore } from "../store/key_store.ts";
 import { LogoStore } from "../store/logo_store.ts";
 import type { LogoChangeFeed } from "../store/logo_change_feed.ts";
@@ -174,7 +174,7 @@ interface RequestContext {
   bytes: number | undefined;
   audience: CacheAudience;
   readonly cachePolicy: CachePolicy;
-  fallback: LogoSubstitution[] | undefined;
+  fallback: FallbackMark[];
 }
 
 /** The recolouring `imaging` runs (the render pool's), else imagecore's in this isolate. */
@@ -260,7 +260,7 @@ export function createApp(deps: AppDeps): App {
       // Until a credential is known, an answer depends on the URL alone (a 404 for `/api`).
       audience: "shared",
       cachePolicy,
-      fallback: undefined,
+      fallback: [],
     };
     const observation = observer.begin(request);
     const response = await answer(request, context, observation);
@@ -306,13 +306,17 @@ export function createApp(deps: AppDeps): App {
       context.quota = await limitRequest(limiter, credential.key);
       // 5 resolve
       observation.step("resolve");
-      const logo = await resolve(parsed.domain).catch(monogramOnMiss(parsed.options));
+      const options = parsed.options;
+      const logo = await resolve(parsed.domain, options.type).catch(monogramOnMiss(options));
       context.servedDomain = logo?.domain;
-      const substituted = logo === null
-        ? (parsed.options.format === "svg" ? "png" : undefined)
-        : renderer.substitution(logo.record, parsed.options);
-      if (logo === null) context.fallback = ["monogram"];
-      if (substituted !== undefined) (context.fallback ??= []).push(substituted);
+      // A wordmark asked and none stored: the icon stands in (or, with none either, the tile).
+      if (options.type === "logo" && logo?.type !== "logo") context.fallback.push("icon");
+      if (logo === null) context.fallback.push("monogram");
+      // An SVG asked of an image without one (a tile is always a PNG): its PNG stands in.
+      const png = logo === null
+        ? options.format === "svg"
+        : renderer.substitution(logo.record, options) === "png";
+      if (png) context.fallback.push("png");
       // 6 render (not needed when the client's copy is current)
       observation.step("render");
       const etag = logo === null

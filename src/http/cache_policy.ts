@@ -12,8 +12,9 @@
  *   their cache key): `private, max-age=86400`. No shared cache stores it; the browser may.
  *
  * A 404 lives 60 s (`max-age=60`), with the same audience; a shared one also gets `s-maxage` when
- * that is shorter. A monogram tile (`fallback=monogram`) lives an hour (`max-age=3600`): a real
- * logo may be added or discovered later. See docs/use/caching.md.
+ * that is shorter. A fallback — a monogram tile (`fallback=monogram`), or the icon answering a
+ * `type=logo` request for a domain with no wordmark — lives an hour (`max-age=3600`): the real
+ * image may be added or discovered later. See docs/use/caching.md.
  *
  * @example
  * ```ts
@@ -53,7 +54,7 @@ export interface CachePolicy {
   image(audience: CacheAudience): string;
   /** Of a 404. */
   notFound(audience: CacheAudience): string;
-  /** Of a monogram tile's 200, its 304 and its HEAD. */
+  /** Of a fallback's 200 (a monogram tile, an icon for a missing wordmark), its 304 and HEAD. */
   monogram(audience: CacheAudience): string;
 }
 

@@ -6,6 +6,9 @@
  * `src/sdk/logo_options.ts` and the token format from `src/store/key_token.ts`, so the page
  * cannot drift from what the endpoint accepts.
  *
+ * The playground's type box (`icon`, the default, or `logo`, the wordmark) adds `type=` to every
+ * URL it shows; a `logo` answered by the icon shows the fallback under the main logo.
+ *
  * The playground asks for a publishable key and never sends anything else: a token that starts
  * with `sk_` is wiped from the box and refused before any request; a token that is not
  * `pk_` + 24 letters and digits is refused too. It sends nothing until the form is submitted, so
@@ -22,10 +25,12 @@
  */
 import {
   DEFAULT_SIZE,
+  DEFAULT_TYPE,
   GREYSCALE_SPELLINGS,
   LOGO_FALLBACKS,
   LOGO_FORMATS,
   LOGO_THEMES,
+  LOGO_TYPES,
   MAX_PUBLISHABLE_SIZE,
 } from "../sdk/logo_options.ts";
 import { TOKEN_BODY_LENGTH } from "../store/key_token.ts";
@@ -37,12 +42,13 @@ export const PLAYGROUND_SIZES: readonly number[] = [32, 64, DEFAULT_SIZE, 256];
 export const HOME_PAGE_STYLE = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem 1.5rem;color:#1b1b1f;background:#fafafa}
 h1{margin:.5rem 0 0}h2{margin-top:2rem;font-size:1.25rem}
-code,pre,input{font:14px/1.5 ui-monospace,monospace}
+code,pre,input,select{font:14px/1.5 ui-monospace,monospace}
 pre{background:#eee;padding:.75rem;overflow-x:auto}
 table{border-collapse:collapse}td,th{text-align:left;padding:.25rem .75rem .25rem 0;vertical-align:top}
 form{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end}
 label{display:flex;flex-direction:column;font-size:.875rem}
 input{padding:.4rem;border:1px solid #888;border-radius:4px;min-width:16rem}
+select{padding:.4rem;border:1px solid #888;border-radius:4px}
 button{padding:.45rem 1rem;border:0;border-radius:4px;background:#1b1b1f;color:#fff;font:inherit;cursor:pointer}
 #message{min-height:1.5rem}.error{color:#b00020}
 .copy{display:flex;gap:.5rem;margin:.5rem 0 1rem}.copy input{flex:1}
@@ -83,9 +89,10 @@ function domainOf(input) {
     return text;
   }
 }
-function logoUrl(domain, token, query) {
+function logoUrl(domain, token, type, query) {
   const url = new URL("./" + encodeURIComponent(domain), location.href);
-  url.search = "token=" + token + (query === "" ? "" : "&" + query);
+  const typed = type === "${DEFAULT_TYPE}" ? "" : "&type=" + encodeURIComponent(type);
+  url.search = "token=" + token + typed + (query === "" ? "" : "&" + query);
   return url.href;
 }
 async function explain(url) {
@@ -103,6 +110,7 @@ form.addEventListener("submit", (event) => {
   event.preventDefault();
   const token = form.elements.token.value.trim();
   const domain = domainOf(form.elements.domain.value);
+  const type = form.elements.type.value;
   clear();
   if (/^sk_/i.test(token)) {
     form.elements.token.value = "";
@@ -119,11 +127,24 @@ form.addEventListener("submit", (event) => {
     return;
   }
   say("", "");
-  for (const img of images) img.src = logoUrl(domain, token, img.dataset.query);
+  for (const img of images) img.src = logoUrl(domain, token, type, img.dataset.query);
   shown = main.src;
   urlBox.value = shown;
   results.hidden = false;
+  if (type !== "${DEFAULT_TYPE}") tellFallback(shown);
 });
+async function tellFallback(url) {
+  try {
+    const response = await fetch(url, { method: "HEAD" });
+    const fallback = response.headers.get("x-logo-fallback");
+    if (url === shown && response.ok && fallback !== null) {
+      say("No wordmark is stored for this domain: its icon is shown (X-Logo-Fallback: " +
+        fallback + ").", "");
+    }
+  } catch {
+    // The image's own error handler says why it did not load.
+  }
+}
 main.addEventListener("error", () => {
   if (main.src === shown) explain(shown);
 });
@@ -198,6 +219,9 @@ Logos are resized, turned grey or adapted to light and dark pages on request.</p
 <table>
 <tr><th>Parameter</th><th>Default</th><th>Accepted</th></tr>
 <tr><td><code>token</code></td><td>—</td><td>a publishable key, <code>pk_…</code></td></tr>
+<tr><td><code>type</code></td><td>${DEFAULT_TYPE}</td><td>${
+    LOGO_TYPES.join(", ")
+  }: the square icon, or the wide wordmark (the icon when there is none)</td></tr>
 <tr><td><code>size</code></td><td>${DEFAULT_SIZE}</td><td>width in px, 1–${MAX_PUBLISHABLE_SIZE}</td></tr>
 <tr><td><code>greyscale</code></td><td>false</td><td>${
     [...GREYSCALE_SPELLINGS.true, ...GREYSCALE_SPELLINGS.false].join(", ")
@@ -213,6 +237,9 @@ Logos are resized, turned grey or adapted to light and dark pages on request.</p
 <form id="try" autocomplete="off">
 <label>Domain <input name="domain" placeholder="example.com" spellcheck="false"></label>
 <label>Publishable key <input name="token" placeholder="pk_…" spellcheck="false"></label>
+<label>Type <select name="type">${
+    LOGO_TYPES.map((type) => `<option value="${type}">${type}</option>`).join("")
+  }</select></label>
 <button>Show</button>
 </form>
 <p id="message" role="status"></p>

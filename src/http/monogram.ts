@@ -24,10 +24,10 @@
 import { domainToUnicode } from "node:url";
 import type { ImageWork, MonogramWork } from "../../imagecore/image_pool.ts";
 import { monogramSvg } from "../../imagecore/mod.ts";
-import { type RenderSpec, specTag, transformOptionsOf } from "../../imagecore/render_spec.ts";
+import { type RenderSpec, requestTag, transformOptionsOf } from "../../imagecore/render_spec.ts";
 import { IN_PROCESS } from "../store/logo_ingest.ts";
 import { brandLabel, lookupChain } from "../domain_name.ts";
-import { CONTENT_TYPES } from "../sdk/logo_options.ts";
+import { CONTENT_TYPES, type LogoType } from "../sdk/logo_options.ts";
 import { RENDER_VERSION, renderUnavailable, type TaggedVariant } from "./render_variant.ts";
 import type { LogoOptions } from "./request_options.ts";
 import { VariantCache } from "./variant_cache.ts";
@@ -54,9 +54,15 @@ export function monogramLabel(domain: string): string {
   return unicode === "" ? label : unicode.slice(0, -".invalid".length);
 }
 
-/** The strong ETag of `domain`'s tile with `options`. */
-export function monogramTag(domain: string, options: RenderSpec): string {
-  return `"v${RENDER_VERSION}-m${MONOGRAM_VERSION}-${domain}${specTag(options)}"`;
+/**
+ * The strong ETag of `domain`'s tile with `options` (the type asked included: a `type=logo` tile
+ * is marked `X-Logo-Fallback: icon, monogram`, so it is not the `type=icon` tile's answer).
+ */
+export function monogramTag(
+  domain: string,
+  options: RenderSpec & { readonly type?: LogoType },
+): string {
+  return `"v${RENDER_VERSION}-m${MONOGRAM_VERSION}-${domain}${requestTag(options)}"`;
 }
 
 /** Where tiles are drawn: an {@link ImageWork}, which may draw them whole ({@link MonogramWork}). */

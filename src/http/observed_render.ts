@@ -22,6 +22,7 @@
  *   greyscale: false,
  *   theme: undefined,
  *   fallback: "404",
+ *   type: "icon",
  * } as const;
  * const record = await logos.get("example.com");
  * if (record !== null) {

@@ -35,6 +35,7 @@
  *   greyscale: false,
  *   theme: undefined,
  *   fallback: "404",
+ *   type: "icon",
  * } as const;
  * const record = await logos.get("example.com");
  * if (record !== null) {
@@ -52,16 +53,17 @@ import { IN_PROCESS, SVG_RENDITION } from "../store/logo_ingest.ts";
 import {
   CONTENT_TYPES,
   DEFAULT_SIZE,
-  type LogoSubstitution,
+  type FallbackMark,
   type LogoTheme,
 } from "../sdk/logo_options.ts";
 import { svgAnswers } from "./svg_variant.ts";
 import {
   isDefaultSpec,
   type RenderSpec,
-  specTag,
+  requestTag,
   transformOptionsOf,
 } from "../../imagecore/render_spec.ts";
+import type { LogoType } from "../sdk/logo_options.ts";
 import type { LogoOptions } from "./request_options.ts";
 import { logoNotFound } from "./resolve_logo.ts";
 import type { LogoRecord, LogoStore, Rendition } from "../store/logo_store.ts";
@@ -118,7 +120,7 @@ export interface Renderer {
    * What the answer to `options` for `record` substitutes for what was asked (sent as
    * `X-Logo-Fallback`, on its 304 too): `png` for a `format=svg` answered with the PNG.
    */
-  substitution(record: LogoRecord, options: LogoOptions): LogoSubstitution | undefined;
+  substitution(record: LogoRecord, options: LogoOptions): FallbackMark | undefined;
 }
 
 /**
@@ -192,9 +194,16 @@ function planRaster(record: LogoRecord, options: RenderSpec): RenderPlan {
   return { rendition: best, asStored };
 }
 
-/** The strong ETag of the bytes `plan` and `options` produce: every option of the spec is in it. */
-export function variantTag(plan: RenderPlan, options: RenderSpec): string {
-  return `"v${RENDER_VERSION}-${plan.rendition.hash.slice(0, 32)}${specTag(options)}"`;
+/**
+ * The strong ETag of the bytes `plan` and `options` produce: every option of the spec is in it,
+ * and the type asked (`requestTag`: nothing for the icon, so icon ETags are those made before
+ * wordmarks existed).
+ */
+export function variantTag(
+  plan: RenderPlan,
+  options: RenderSpec & { readonly type?: LogoType },
+): string {
+  return `"v${RENDER_VERSION}-${plan.rendition.hash.slice(0, 32)}${requestTag(options)}"`;
 }
 
 /** Seconds a client is told to wait after a `503` for a full render queue or a slow render. */

@@ -17,11 +17,15 @@ import { normalizeDomain } from "../domain_name.ts";
 import { HttpError } from "../http_error.ts";
 import {
   DEFAULT_FALLBACK,
+  DEFAULT_TYPE,
   FALLBACK_RULE,
   isLogoFallback,
+  isLogoType,
   type LogoFallback,
+  type LogoType,
   MAX_PUBLISHABLE_SIZE,
   MAX_SECRET_SIZE,
+  TYPE_RULE,
 } from "../sdk/logo_options.ts";
 import {
   DEFAULT_SPEC,
@@ -32,10 +36,15 @@ import {
 } from "../../imagecore/render_spec.ts";
 import { invalidTarget, requestTarget } from "./request_target.ts";
 
-/** Options of one request, validated: the render spec's (`imagecore/render_spec.ts`), and the fallback. */
+/**
+ * Options of one request, validated: the render spec's (`imagecore/render_spec.ts`), the type and
+ * the fallback.
+ */
 export interface LogoOptions extends RenderSpec {
   /** What answers when no logo is found: `404` (default) or a `monogram` tile. */
   readonly fallback: LogoFallback;
+  /** Which image: the `icon` (default) or the wordmark (`logo`, the icon when there is none). */
+  readonly type: LogoType;
 }
 
 /** A parsed request: what the later steps need and nothing else. */
@@ -58,14 +67,15 @@ export interface LogoRequest {
   readonly ifNoneMatch: string | null;
 }
 
-/** The default options: a 128-px PNG, no greyscale, no theme, `404` when no logo is found. */
+/** The default options: the icon as a 128-px PNG, no greyscale, no theme, `404` when none. */
 export const DEFAULT_OPTIONS: LogoOptions = Object.freeze({
   ...DEFAULT_SPEC,
   fallback: DEFAULT_FALLBACK,
+  type: DEFAULT_TYPE,
 });
 
 /** Query parameters the endpoint reads; each may appear at most once. Others are ignored. */
-const KNOWN_PARAMETERS: readonly string[] = ["token", ...RENDER_OPTIONS, "fallback"];
+const KNOWN_PARAMETERS: readonly string[] = ["token", ...RENDER_OPTIONS, "fallback", "type"];
 
 /** The 400 for a path that is not a valid domain (spec text). */
 export function invalidDomain(): HttpError {
@@ -202,8 +212,8 @@ function notFound(): HttpError {
 }
 
 /**
- * Validates the render spec's options (`size`, `greyscale`, `theme`, `format`) and `fallback`;
- * `maxSize` is 800, or 1200 with a secret key.
+ * Validates the render spec's options (`size`, `greyscale`, `theme`, `format`), `fallback` and
+ * `type`; `maxSize` is 800, or 1200 with a secret key.
  *
  * @throws {HttpError} 400 naming the first bad parameter and what it accepts.
  */
@@ -212,7 +222,11 @@ export function parseOptions(
   maxSize: number = MAX_PUBLISHABLE_SIZE,
 ): LogoOptions {
   const fallbackValue = params.get("fallback");
-  if (fallbackValue === null && RENDER_OPTIONS.every((name) => params.get(name) === null)) {
+  const typeValue = params.get("type");
+  if (
+    fallbackValue === null && typeValue === null &&
+    RENDER_OPTIONS.every((name) => params.get(name) === null)
+  ) {
     return DEFAULT_OPTIONS;
   }
   const spec = parseSpec((name) => params.get(name), maxSize);
@@ -222,7 +236,14 @@ export function parseOptions(
   return {
     ...spec,
     fallback: fallbackValue === null ? DEFAULT_FALLBACK : parseFallback(fallbackValue),
+    type: typeValue === null ? DEFAULT_TYPE : parseType(typeValue),
   };
+}
+
+function parseType(value: string): LogoType {
+  const type = value.toLowerCase();
+  if (!isLogoType(type)) throw new HttpError(400, `Invalid type: ${TYPE_RULE}`);
+  return type;
 }
 
 function parseFallback(value: string): LogoFallback {

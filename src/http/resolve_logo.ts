@@ -4,6 +4,19 @@
  * `Logo not found`. When nothing is stored and a `discover` function is given, it is called once
  * for the requested domain (concurrent misses share one call) and the chain is read again.
  *
+ * A `type=logo` request looks for a wordmark along the same chain first (the domain's, else the
+ * nearest parent's); when no domain of the chain has one, it resolves the icon exactly as a
+ * `type=icon` request does (discovery included) and says so (`type: "icon"` in the result, which
+ * the app sends as `X-Logo-Fallback: icon`). A wordmark anywhere in the chain wins over an icon
+ * nearer the domain: the request asked for a wordmark. A discovery stores the wordmark with the
+ * icon, so a miss asked with `type=logo` is answered the wordmark found.
+ *
+ * When the chain has an icon but no wordmark, `discover` is called for the registrable domain (the
+ * chain's last entry, so random subdomains share it) once per {@link WORDMARK_LOOK_TTL_MS} in this
+ * process, and the wordmark is looked up again: discovery searches the site for a wordmark never
+ * looked for (or due again), and answers at once from its KV memory otherwise
+ * (`src/discovery/discover_wordmark.ts`). Requests in between do no discovery call and no KV read.
+ *
  * Records, and their absence, are cached in memory, and the hot path does no KV read:
  * - with a change feed (`changes`: `src/store/logo_change_feed.ts`, which `src/main.ts` runs), for
  *   as long as the feed keeps confirming them, up to {@link LOGO_CACHE_MAX_AGE_MS}: a domain the
@@ -23,6 +36,7 @@
  * import { LogoStore } from "../store/logo_store.ts";
  * const resolve = createResolver({ logos: new LogoStore(await Deno.openKv(":memory:")) });
  * const { record, domain } = await resolve("docs.example.com"); // may be example.com's logo
+ * const wide = await resolve("example.com", "logo"); // wide.type: "logo", or "icon" when none
  * ```
  * @module
  */
@@ -33,6 +47,7 @@ import type { LogoRecord, LogoStore } from "../store/logo_store.ts";
 import type { LogoChangeFeed } from "../store/logo_change_feed.ts";
 import { SingleFlight } from "../single_flight.ts";
 import { type CacheCounts, TtlCache } from "../ttl_cache.ts";
+import { DEFAULT_TYPE, LOGO_TYPES, type LogoType } from "../sdk/logo_options.ts";
 
 /** The lookup resolution needs from the logo store. */
 export type LogoLookup = Pick<LogoStore, "get">;
@@ -43,6 +58,8 @@ export interface ResolvedLogo {
   readonly record: LogoRecord;
   /** The domain whose logo is served: the requested one or a parent. */
   readonly domain: string;
+  /** The record's type: `logo` (a wordmark), or `icon` — for a `logo` request, its fallback. */
+  readonly type: LogoType;
 }
 
 /** Options of {@link createResolver}. */
@@ -70,12 +87,12 @@ export interface ResolverOptions {
 /** The resolve step, plus a way to drop a cached domain after changing it in this process. */
 export interface Resolver {
   /**
-   * Resolves `domain` (normalised) to the record to serve.
+   * Resolves `domain` (normalised) to the record to serve for `type` (default `icon`).
    *
    * @throws {HttpError} 404 `Logo not found`; 503 when KV fails.
    */
-  (domain: string): Promise<ResolvedLogo>;
-  /** Forgets what is cached for `domain`, so the next request reads KV. */
+  (domain: string, type?: LogoType): Promise<ResolvedLogo>;
+  /** Forgets what is cached for `domain` (icon and wordmark), so the next request reads KV. */
   forget(domain: string): void;
   /** Domains cached, and the bytes counted for them ({@link recordCacheBytes}). */
   stats(): { entries: number; bytes: number };
@@ -96,6 +113,12 @@ export const LOGO_CACHE_MAX_AGE_MS = 10 * 60_000;
  */
 export const LOGO_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
+/**
+ * How long a process remembers it asked discovery for a registrable domain's wordmark (see the
+ * module documentation): one hour.
+ */
+export const WORDMARK_LOOK_TTL_MS = 60 * 60_000;
+
 /** Most domains whose lookup chain (`lookupChain`) is remembered, at about 150 bytes each. */
 export const CHAIN_MEMO_MAX_ENTRIES = 50_000;
 
@@ -111,6 +134,20 @@ export function recordCacheBytes(record: LogoRecord | null): number {
   if (record === null) return bytes;
   for (const name in record.renditions) bytes += record.renditions[name].data?.byteLength ?? 0;
   return bytes;
+}
+
+/**
+ * The record cache's key of `domain`'s image of `type`: the domain itself for the icon (as before
+ * wordmarks), `logo domain` for the wordmark (a domain never holds a space).
+ */
+function cacheKey(type: LogoType, domain: string): string {
+  return type === DEFAULT_TYPE ? domain : `${type} ${domain}`;
+}
+
+/** The type and domain of a {@link cacheKey}. */
+function fromCacheKey(key: string): [LogoType, string] {
+  const space = key.indexOf(" ");
+  return space < 0 ? [DEFAULT_TYPE, key] : [key.slice(0, space) as LogoType, key.slice(space + 1)];
 }
 
 /** The 404 (spec text). */
@@ -132,25 +169,37 @@ export function createResolver(options: ResolverOptions): Resolver {
     maxBytes,
     sizeOf: recordCacheBytes,
     clock: options.clock,
-    load: (domain) => guardKv(() => logos.get(domain), { log }),
+    load: (key) => {
+      const [type, domain] = fromCacheKey(key);
+      return guardKv(() => logos.get(domain, type), { log });
+    },
     counts: options.counts,
     confirmedAt: changes && (() => changes.confirmedAt()),
     maxAgeMs: changes && LOGO_CACHE_MAX_AGE_MS,
   });
   const unsubscribe = changes?.subscribe({
     changed: (domains) => {
-      for (const domain of domains) records.delete(domain);
+      for (const domain of domains) forget(domain);
     },
     cleared: () => records.clear(),
   });
   const discovering = new SingleFlight<string, void>();
   const chains = new Map<string, readonly string[]>();
   const chainEntries = Math.min(maxEntries, CHAIN_MEMO_MAX_ENTRIES);
+  // Registrable domains whose wordmark discovery was asked for lately (one call shared by all).
+  const wordmarkLooks = new TtlCache<true>({
+    ttlMs: WORDMARK_LOOK_TTL_MS,
+    maxEntries: chainEntries,
+    clock: options.clock,
+  });
 
-  async function firstInChain(chain: readonly string[]): Promise<ResolvedLogo | null> {
+  async function firstInChain(
+    chain: readonly string[],
+    type: LogoType = DEFAULT_TYPE,
+  ): Promise<ResolvedLogo | null> {
     for (const candidate of chain) {
-      const found = await records.get(candidate);
-      if (found !== null) return { record: found, domain: candidate };
+      const found = await records.get(cacheKey(type, candidate));
+      if (found !== null) return { record: found, domain: candidate, type };
     }
     return null;
   }
@@ -176,7 +225,7 @@ export function createResolver(options: ResolverOptions): Resolver {
   }
 
   function forget(domain: string): void {
-    records.delete(domain);
+    for (const type of LOGO_TYPES) records.delete(cacheKey(type, domain));
   }
 
   /** `lookupChain` of a domain, remembered: the public-suffix lookup runs once per domain. */
@@ -190,12 +239,27 @@ export function createResolver(options: ResolverOptions): Resolver {
     return chain;
   }
 
-  const resolve = async (domain: string): Promise<ResolvedLogo> => {
+  const resolve = async (
+    domain: string,
+    type: LogoType = DEFAULT_TYPE,
+  ): Promise<ResolvedLogo> => {
     const chain = chainOf(domain);
+    if (type !== DEFAULT_TYPE) {
+      const wordmark = await firstInChain(chain, type);
+      if (wordmark !== null) return wordmark;
+    }
     const found = await firstInChain(chain);
-    if (found !== null) return found;
+    if (found !== null) {
+      if (type === DEFAULT_TYPE || discover === undefined) return found;
+      const target = chain.at(-1) ?? domain;
+      const look = () => discoverOnce(target, [target], discover).then(() => true as const);
+      await wordmarkLooks.get(target, look);
+      return (await firstInChain(chain, type)) ?? found;
+    }
     if (discover === undefined) throw logoNotFound();
     await discoverOnce(domain, chain, discover);
+    const wordmark = type === DEFAULT_TYPE ? null : await firstInChain(chain, type);
+    if (wordmark !== null) return wordmark;
     const discovered = await firstInChain(chain);
     if (discovered === null) throw logoNotFound();
     return discovered;

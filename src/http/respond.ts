@@ -35,7 +35,7 @@ import type { Log } from "../safe_log.ts";
 import { HttpError } from "../http_error.ts";
 import type { RateLimitDecision } from "../limits/rate_limiter.ts";
 import type { TaggedVariant } from "./render_variant.ts";
-import { CONTENT_TYPES, type LogoSubstitution } from "../sdk/logo_options.ts";
+import { CONTENT_TYPES, fallbackHeader, type FallbackMark } from "../sdk/logo_options.ts";
 
 /**
  * The `Content-Security-Policy` of every SVG answer, for when it is opened as a document (a tab,
@@ -66,10 +66,13 @@ export interface ResponseContext {
   /** The `Cache-Control` values; default {@link DEFAULT_CACHE_POLICY}. */
   readonly cachePolicy?: CachePolicy;
   /**
-   * What the image substitutes for what was asked (`monogram`, `png`): sent as `X-Logo-Fallback`
-   * (comma-separated); a monogram gets the monogram's shorter `Cache-Control`.
+   * Set when the image stands in for the one asked (`icon` for a missing wordmark, `monogram` for
+   * a missing logo, `png` for an SVG asked of an image with none, in that order): sent as
+   * `X-Logo-Fallback` (comma-separated). With `icon` or `monogram` the answer gets the fallbacks'
+   * shorter `Cache-Control` (an hour: the real image may be added later); `png` alone keeps the
+   * image's, being the lasting answer for that image.
    */
-  readonly fallback?: readonly LogoSubstitution[];
+  readonly fallback?: readonly FallbackMark[];
 }
 
 /** Most prepared 200 responses kept per variant (per served domain, CORS origin and caching). */
@@ -119,9 +122,8 @@ function commonHeaders(context: ResponseContext, cacheControl: string): [string,
   }
   headers.push(["cache-control", cacheControl], ["x-content-type-options", "nosniff"]);
   if (context.servedDomain !== undefined) headers.push(["x-logo-domain", context.servedDomain]);
-  if (context.fallback !== undefined && context.fallback.length > 0) {
-    headers.push(["x-logo-fallback", context.fallback.join(", ")]);
-  }
+  const fallback = fallbackHeader(context.fallback ?? []);
+  if (fallback !== undefined) headers.push(["x-logo-fallback", fallback]);
   return headers;
 }
 
@@ -137,9 +139,9 @@ function rateLimitHeaders(headers: [string, string][], quota: RateLimitDecision 
 function imageCacheControl(context: ResponseContext): string {
   const policy = context.cachePolicy ?? DEFAULT_CACHE_POLICY;
   const audience = context.audience ?? "private";
-  return context.fallback?.includes("monogram")
-    ? policy.monogram(audience)
-    : policy.image(audience);
+  // An hour when the real image may come later (a wordmark, a logo); `png` alone is lasting.
+  const temporary = (context.fallback ?? []).some((mark) => mark !== "png");
+  return temporary ? policy.monogram(audience) : policy.image(audience);
 }
 
 function imageHeaders(
@@ -185,7 +187,7 @@ export function respondImage(variant: TaggedVariant, context: ResponseContext): 
   }
   const templateKey = `${cacheControl} ${context.servedDomain ?? ""} ${
     context.allowedOrigin ?? "*"
-  } ${context.fallback ?? ""}`;
+  } ${context.fallback?.join() ?? ""}`;
   let template = prepared.byKey.get(templateKey);
   if (template === undefined) {
     if (prepared.byKey.size >= TEMPLATES_PER_VARIANT) prepared.byKey.clear();

@@ -10,13 +10,14 @@
  * ```ts
  * import { svgAnswers } from "./svg_variant.ts";
  * import { VariantCache } from "./variant_cache.ts";
+ * import { DEFAULT_OPTIONS } from "./request_options.ts";
  * const answer = svgAnswers(new VariantCache(), undefined);
  * const stored = new TextEncoder().encode(
  *   '<svg viewBox="0 0 20 10" width="20" height="10" xmlns="http://www.w3.org/2000/svg"/>',
  * );
  * const rendition = { hash: "a".repeat(64), type: "image/svg+xml", width: 20, height: 10, bytes: 0 };
- * const options = { size: 64, greyscale: false, theme: undefined, format: "svg" } as const;
- * const variant = await answer(stored, rendition, { ...options, fallback: "404" }, '"tag"');
+ * const options = { ...DEFAULT_OPTIONS, size: 64, format: "svg" } as const;
+ * const variant = await answer(stored, rendition, options, '"tag"');
  * variant.height; // 32
  * ```
  * @module

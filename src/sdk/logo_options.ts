@@ -1,7 +1,8 @@
 /**
  * The logo-option vocabulary, declared once: the output formats (and the spellings a URL may use),
- * the themes, the greyscale spellings, the fallbacks, the default size and the two size caps,
- * with the sentence that states each rule. The SDK (`sdk/options.ts`), imagecore's render spec
+ * the themes, the greyscale spellings, the fallbacks, the types (`icon`, `logo`), the default size
+ * and the two size caps, with the sentence that states each rule; and what the `X-Logo-Fallback`
+ * header may name (`FALLBACK_MARKS`). The SDK (`sdk/options.ts`), imagecore's render spec
  * (`imagecore/render_spec.ts`: parsing, ETag and WASM codes of each option) and the server read
  * them from here.
  *
@@ -194,29 +195,80 @@ export function isLogoFallback(value: unknown): value is LogoFallback {
 export const FALLBACK_RULE: string = `must be ${oneOf(LOGO_FALLBACKS)}`;
 
 /**
- * What the `X-Logo-Fallback` header of a `200` can name, a comma-separated list of every
- * substitution the answer made: `monogram`, no logo was found and a letter tile was drawn
- * (`fallback=monogram`); `png`, `format=svg` was asked but the logo has no sanitised SVG (its
- * source is a raster image, or it was stored before SVG sources kept one), so its PNG was sent.
+ * Which of a domain's images a request asks for: its square `icon` (the default, the only one
+ * before wordmarks existed) or its wide `logo` (wordmark or lock-up). A `logo` request for a domain
+ * with no wordmark is answered with the icon, marked `X-Logo-Fallback: icon`.
  */
-export const LOGO_SUBSTITUTIONS = ["monogram", "png"] as const;
+export const LOGO_TYPES = ["icon", "logo"] as const;
 
-/** One of {@link LOGO_SUBSTITUTIONS}. */
-export type LogoSubstitution = typeof LOGO_SUBSTITUTIONS[number];
+/** One of {@link LOGO_TYPES}. */
+export type LogoType = typeof LOGO_TYPES[number];
+
+/** The type when none is asked for: `icon`. */
+export const DEFAULT_TYPE: LogoType = "icon";
 
 /**
- * The substitutions an `X-Logo-Fallback` value names, in its order; unknown names are skipped.
+ * Whether `value` is one of {@link LOGO_TYPES} (exact spelling).
  *
  * @example
  * ```ts
- * import { parseSubstitutions } from "./logo_options.ts";
- * parseSubstitutions("monogram, png"); // ["monogram", "png"]
- * parseSubstitutions(null);            // []
+ * import { isLogoType } from "./logo_options.ts";
+ * isLogoType("logo");     // true
+ * isLogoType("wordmark"); // false
  * ```
  */
-export function parseSubstitutions(header: string | null): LogoSubstitution[] {
-  if (header === null) return [];
-  return header.split(",").map((name) => name.trim()).filter((name): name is LogoSubstitution =>
-    (LOGO_SUBSTITUTIONS as readonly string[]).includes(name)
-  );
+export function isLogoType(value: unknown): value is LogoType {
+  return (LOGO_TYPES as readonly unknown[]).includes(value);
+}
+
+/** The rule `type` must follow: `"must be icon or logo"`. */
+export const TYPE_RULE: string = `must be ${oneOf(LOGO_TYPES)}`;
+
+/**
+ * What the `X-Logo-Fallback` header of a `200` may name, in the order things were substituted:
+ * `icon` (a `type=logo` request for a domain with no wordmark got its icon), `monogram` (no
+ * logo at all, a letter tile was drawn, asked with `fallback=monogram`) and `png` (`format=svg`
+ * asked, but the image has no sanitised SVG — its source is a raster image, or it was stored
+ * before SVG sources kept one — so its PNG was sent). The header lists every substitution made,
+ * comma-separated ({@link fallbackHeader}): `icon, monogram` is a `type=logo` request answered
+ * with a letter tile, `monogram, png` a tile asked as SVG.
+ */
+export const FALLBACK_MARKS = ["icon", "monogram", "png"] as const;
+
+/** One of {@link FALLBACK_MARKS}. */
+export type FallbackMark = typeof FALLBACK_MARKS[number];
+
+/**
+ * The `X-Logo-Fallback` value of `marks` (in order, comma-separated), `undefined` when none.
+ *
+ * @example
+ * ```ts
+ * import { fallbackHeader } from "./logo_options.ts";
+ * fallbackHeader(["icon", "monogram"]); // "icon, monogram"
+ * fallbackHeader([]);                   // undefined
+ * ```
+ */
+export function fallbackHeader(marks: readonly FallbackMark[]): string | undefined {
+  return marks.length === 0 ? undefined : marks.join(", ");
+}
+
+/**
+ * The marks an `X-Logo-Fallback` value names, in order; names this version does not know are left
+ * out, so a newer server's marks never break an older client.
+ *
+ * @example
+ * ```ts
+ * import { parseFallbackHeader } from "./logo_options.ts";
+ * parseFallbackHeader("icon, monogram"); // ["icon", "monogram"]
+ * parseFallbackHeader(null);             // []
+ * ```
+ */
+export function parseFallbackHeader(value: string | null): FallbackMark[] {
+  if (value === null) return [];
+  const marks: FallbackMark[] = [];
+  for (const part of value.split(",")) {
+    const mark = part.trim().toLowerCase();
+    if ((FALLBACK_MARKS as readonly string[]).includes(mark)) marks.push(mark as FallbackMark);
+  }
+  return marks;
 }

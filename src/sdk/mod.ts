@@ -49,6 +49,7 @@ export {
   type LogoFormat,
   type LogoOptions,
   type LogoTheme,
+  type LogoType,
   MAX_SIZE,
 } from "./options.ts";
-export type { LogoMetadata, LogoSubstitution, RateLimitState } from "./response.ts";
+export type { FallbackMark, LogoMetadata, RateLimitState } from "./response.ts";

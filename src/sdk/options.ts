@@ -14,12 +14,15 @@ import {
   isLogoFormat,
   isLogoSize,
   isLogoTheme,
+  isLogoType,
   type LogoFallback as Fallback,
   type LogoFormat as Format,
   type LogoTheme as Theme,
+  type LogoType as Type,
   MAX_SECRET_SIZE,
   sizeRule,
   THEME_RULE,
+  TYPE_RULE,
 } from "./logo_options.ts";
 import { BadRequestError } from "./errors.ts";
 
@@ -62,8 +65,25 @@ export type LogoTheme = Theme;
 export type LogoFormat = Format;
 
 /**
- * Options of one logo request. Unset options take the server's defaults (128 px, colour, no theme,
- * PNG, parent fallback on).
+ * Which of a domain's images: its square `icon` (the default) or its wide `logo` (wordmark). A
+ * `logo` request for a domain with no wordmark is answered with the icon, marked
+ * `fallback: "icon"` in the result.
+ *
+ * @example
+ * ```ts
+ * import { LogoClient, type LogoType } from "@logo-lookup/sdk";
+ *
+ * const client = new LogoClient({ secretKey: "sk_…" });
+ * const type: LogoType = "logo";
+ * const header = await client.get("github.com", { type, size: 400 });
+ * if (header.fallback === "icon") console.log("no wordmark stored: the icon came instead");
+ * ```
+ */
+export type LogoType = Type;
+
+/**
+ * Options of one logo request. Unset options take the server's defaults (the icon, 128 px, colour,
+ * no theme, PNG, parent fallback on).
  *
  * @example
  * ```ts
@@ -75,6 +95,8 @@ export type LogoFormat = Format;
  * ```
  */
 export interface LogoOptions {
+  /** `icon` (server default) or `logo`, the wordmark (the icon when the domain has none). */
+  type?: LogoType;
   /** Pixel width, an integer from 1 to 1200; the aspect ratio is kept. Server default: 128. */
   size?: number;
   /** Render the logo in black and white. */
@@ -126,7 +148,10 @@ export type LogoFallback = Fallback;
  * ```
  */
 export function validateOptions(options: LogoOptions): void {
-  const { size, greyscale, theme, format, fallback, fallbackToParent } = options;
+  const { type, size, greyscale, theme, format, fallback, fallbackToParent } = options;
+  if (type !== undefined && !isLogoType(type)) {
+    throw new BadRequestError(`Invalid type: ${TYPE_RULE}`);
+  }
   if (size !== undefined && !isLogoSize(size, MAX_SIZE)) {
     throw new BadRequestError(`Invalid size: ${sizeRule(MAX_SIZE)}`);
   }
@@ -178,6 +203,7 @@ export function logoUrl(baseUrl: URL, domain: string, options: LogoOptions): URL
   url.pathname = `${url.pathname.replace(/\/+$/, "")}/${encodeURIComponent(domain)}`;
   url.search = "";
   url.hash = "";
+  if (options.type !== undefined) url.searchParams.set("type", options.type);
   if (options.size !== undefined) url.searchParams.set("size", String(options.size));
   if (options.greyscale === true) url.searchParams.set("greyscale", "true");
   if (options.theme !== undefined) url.searchParams.set("theme", options.theme);

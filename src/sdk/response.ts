@@ -15,25 +15,24 @@ import {
   UnauthorizedError,
 } from "./errors.ts";
 import { type ImageSize, readImageSize } from "./image_size.ts";
-import { type LogoSubstitution as Substitution, parseSubstitutions } from "./logo_options.ts";
+import { parseRetryAfter } from "./retry.ts";
+import { type FallbackMark as Mark, parseFallbackHeader } from "./logo_options.ts";
 
 /**
- * What an answer substituted for what was asked (server header `X-Logo-Fallback`): `"monogram"`,
- * a letter tile for a domain with no logo; `"png"`, the PNG of a logo with no SVG, asked with
- * `format: "svg"`.
+ * One substitution a server made for the image asked (`X-Logo-Fallback`): `"icon"` (a wordmark
+ * asked, the icon came), `"monogram"` (no logo, a letter tile came) or `"png"` (an SVG asked, the
+ * image has none: its PNG came).
  *
  * @example
  * ```ts
- * import { LogoClient, type LogoSubstitution } from "@logo-lookup/sdk";
+ * import { LogoClient, type FallbackMark } from "@logo-lookup/sdk";
  *
  * const client = new LogoClient({ secretKey: "sk_…" });
- * const logo = await client.get("example.com", { format: "svg" });
- * const png: LogoSubstitution = "png";
- * if (logo.substitutions.includes(png)) console.log("no SVG: its PNG came");
+ * const { fallbacks } = await client.get("github.com", { type: "logo", fallback: "monogram" });
+ * const isTile = fallbacks.includes("monogram" satisfies FallbackMark);
  * ```
  */
-export type LogoSubstitution = Substitution;
-import { parseRetryAfter } from "./retry.ts";
+export type FallbackMark = Mark;
 
 /**
  * The key's rate-limit state after a request, from the `X-RateLimit-*` headers.
@@ -86,14 +85,20 @@ export interface LogoMetadata {
   /** Rate-limit state of the key after this request; undefined if the server sent none. */
   rateLimit: RateLimitState | undefined;
   /**
-   * What the answer substitutes for what was asked (server header `X-Logo-Fallback`), the
-   * first-named: `"monogram"` when no logo was found and the server answered a letter tile
-   * instead (asked with `fallback: "monogram"`), else `"png"` when `format: "svg"` was asked but
-   * the logo has no SVG and its PNG came; undefined for the logo as asked.
+   * What stands in for the image asked, undefined when it is the image asked: `"monogram"` when no
+   * logo was found and the server answered a letter tile (asked with `fallback: "monogram"`),
+   * else `"icon"` when a wordmark was asked (`type: "logo"`) and the domain's icon came instead,
+   * else `"png"` when `format: "svg"` was asked and the image has no SVG, so its PNG came. From
+   * the server header `X-Logo-Fallback`; {@link LogoMetadata.fallbacks} lists every mark.
    */
-  fallback: LogoSubstitution | undefined;
-  /** Every substitution the server named, in its order (`[]` for none): `["monogram", "png"]`. */
-  substitutions: LogoSubstitution[];
+  fallback: FallbackMark | undefined;
+  /**
+   * Every substitution the server made, in order (`X-Logo-Fallback`): `[]` for the image asked,
+   * `["icon"]`, `["monogram"]`, `["png"]`, or `["icon", "monogram"]` for a wordmark request
+   * answered with a letter tile (`["monogram", "png"]` asked as SVG). Marks this SDK version does
+   * not know are left out.
+   */
+  fallbacks: FallbackMark[];
 }
 
 /**
@@ -110,15 +115,23 @@ export function readHeaders(
   headers: Headers,
   requested: string,
 ): Omit<LogoMetadata, "width" | "height"> {
-  const substitutions = parseSubstitutions(headers.get("x-logo-fallback"));
   return {
     contentType: headers.get("content-type") ?? "application/octet-stream",
     servedDomain: headers.get("x-logo-domain") ?? requested,
     etag: headers.get("etag") ?? undefined,
     rateLimit: readRateLimit(headers),
-    fallback: substitutions[0],
-    substitutions,
+    ...readFallback(headers.get("x-logo-fallback")),
   };
+}
+
+/**
+ * The `fallback` and `fallbacks` of an `X-Logo-Fallback` value: the marks, and the one that says
+ * what the image is (a tile over an icon).
+ */
+function readFallback(value: string | null): Pick<LogoMetadata, "fallback" | "fallbacks"> {
+  const fallbacks = parseFallbackHeader(value);
+  const fallback = fallbacks.includes("monogram") ? "monogram" : fallbacks[0];
+  return { fallback, fallbacks };
 }
 
 /**

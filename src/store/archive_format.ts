@@ -5,16 +5,22 @@
  * An archive is gzip-compressed NDJSON (gzip by the platform's `CompressionStream`, JSON by
  * `JSON.parse`: no dependency, streamed line by line, readable with `zcat FILE | head`):
  *
- * 1. `{"type":"logo-lookup-archive","version":1,"createdAt":…}` — the header;
+ * 1. `{"type":"logo-lookup-archive","version":2,"createdAt":…}` — the header;
  * 2. `{"type":"key","key":ApiKey}` per API key, revoked ones included. A key holds its publishable
  *    token (public by design: it is in every `<img>` URL) and the SHA-256 of its secret token —
  *    exactly what the store holds; no secret token is in a store, so none is in an archive;
- * 3. `{"type":"logo","record":LogoRecord,"blobs":{hash:base64,…}}` per logo: its record (with its
- *    `source`) and the bytes of every rendition it uses, so each line is whole on its own and an
- *    importer holds one logo at a time;
- * 4. `{"type":"end","keys":N,"logos":M,"sha256":…}` — the trailer: counts, and the SHA-256 of every
- *    byte before the trailer line. A truncated archive has no trailer; a changed byte breaks the
- *    SHA-256 (and gzip's CRC).
+ * 3. `{"type":"logo","logoType":"icon"|"logo","record":LogoRecord,"blobs":{hash:base64,…}}` per
+ *    icon and per wordmark: which of the domain's images it is, its record (with its `source`) and
+ *    the bytes of every rendition it uses, so each line is whole on its own and an importer holds
+ *    one logo at a time;
+ * 4. `{"type":"end","keys":N,"logos":M,"sha256":…}` — the trailer: counts (`logos` counts the
+ *    logo lines, icons and wordmarks), and the SHA-256 of every byte before the trailer line. A
+ *    truncated archive has no trailer; a changed byte breaks the SHA-256 (and gzip's CRC).
+ *
+ * Version 2 added `logoType`, for wordmarks. This code reads version 1 archives too: their logo
+ * lines have no `logoType` and are icons, as every logo then was. A version-1 reader refuses a
+ * version-2 archive by its header ("archive version 2 is not supported") rather than importing its
+ * wordmarks as icons.
  *
  * @example
  * ```ts
@@ -28,13 +34,16 @@ import type { ApiKey } from "./key_store.ts";
 import type { LogoRecord, Rendition } from "./logo_store.ts";
 import { withoutInlineBytes } from "./inline_rendition.ts";
 import { ArchiveError, checkKey, checkRecord, hex, object, whole } from "./archive_records.ts";
+import { DEFAULT_TYPE, isLogoType, type LogoType, TYPE_RULE } from "../sdk/logo_options.ts";
 
 export { ArchiveError };
 
 /** The `type` of an archive's header line. */
 export const ARCHIVE_TYPE = "logo-lookup-archive";
-/** The format version this code writes and reads. */
-export const ARCHIVE_VERSION = 1;
+/** The format version this code writes. */
+export const ARCHIVE_VERSION = 2;
+/** The oldest format version this code reads (its logo lines are icons). */
+export const OLDEST_ARCHIVE_VERSION = 1;
 /** Longest line accepted, decompressed (a logo line holds up to three PNGs in base64). */
 export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
@@ -42,7 +51,7 @@ export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 export type ArchiveEntry =
   | { type: "header"; version: number; createdAt: number }
   | { type: "key"; key: ApiKey }
-  | { type: "logo"; record: LogoRecord; blobs: Map<string, Uint8Array> }
+  | { type: "logo"; logoType: LogoType; record: LogoRecord; blobs: Map<string, Uint8Array> }
   | { type: "end"; keys: number; logos: number; sha256: string };
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -60,13 +69,22 @@ export function keyLine(key: ApiKey): string {
 }
 
 /**
- * The line of a logo: its record (without bytes inside it: `inline_rendition.ts`) and the bytes of
- * each rendition, by hash.
+ * The line of a logo: its type (`icon` or `logo`, the wordmark), its record (without bytes inside
+ * it: `inline_rendition.ts`) and the bytes of each rendition, by hash.
  */
-export function logoLine(record: LogoRecord, blobs: ReadonlyMap<string, Uint8Array>): string {
+export function logoLine(
+  record: LogoRecord,
+  blobs: ReadonlyMap<string, Uint8Array>,
+  logoType: LogoType = DEFAULT_TYPE,
+): string {
   const encoded: Record<string, string> = {};
   for (const [hash, bytes] of blobs) encoded[hash] = bytes.toBase64();
-  return JSON.stringify({ type: "logo", record: withoutInlineBytes(record), blobs: encoded });
+  return JSON.stringify({
+    type: "logo",
+    logoType,
+    record: withoutInlineBytes(record),
+    blobs: encoded,
+  });
 }
 
 /** The trailer line. */
@@ -76,7 +94,9 @@ export function endLine(keys: number, logos: number, sha256: string): string {
 
 /**
  * Parses and checks one line (`number` counts from 1, for messages). Checks shapes and values;
- * blob hashes are checked by {@link checkLogoBlobs}, which needs a digest.
+ * blob hashes are checked by {@link checkLogoBlobs}, which needs a digest. The header's version is
+ * returned in its entry; the lines after it are read the same way in every version this reads
+ * (a version-1 logo line has no `logoType`: an icon).
  *
  * @throws {ArchiveError} naming the line and the field.
  */
@@ -93,15 +113,19 @@ export function parseArchiveLine(line: string, number: number): ArchiveEntry {
     if (v.type !== ARCHIVE_TYPE) {
       throw new ArchiveError("not a Logo Lookup archive (no archive header on line 1)");
     }
-    if (v.version !== ARCHIVE_VERSION) {
+    const version = v.version;
+    if (
+      typeof version !== "number" || !Number.isInteger(version) ||
+      version < OLDEST_ARCHIVE_VERSION || version > ARCHIVE_VERSION
+    ) {
       throw new ArchiveError(
         `archive version ${JSON.stringify(v.version)} is not supported (this version reads ` +
-          `${ARCHIVE_VERSION})`,
+          `${OLDEST_ARCHIVE_VERSION} to ${ARCHIVE_VERSION})`,
       );
     }
     return {
       type: "header",
-      version: ARCHIVE_VERSION,
+      version,
       createdAt: whole(v.createdAt, at, "createdAt"),
     };
   }
@@ -125,6 +149,10 @@ export function parseArchiveLine(line: string, number: number): ArchiveEntry {
 }
 
 function parseLogo(v: Record<string, unknown>, at: string): ArchiveEntry {
+  const logoType = v.logoType ?? DEFAULT_TYPE;
+  if (!isLogoType(logoType)) {
+    throw new ArchiveError(`${at}: logoType ${JSON.stringify(logoType)} ${TYPE_RULE}`);
+  }
   const record = checkRecord(object(v.record, `${at}: record`), `${at}: record`);
   const encoded = object(v.blobs, `${at}: blobs`);
   const blobs = new Map<string, Uint8Array>();
@@ -153,7 +181,7 @@ function parseLogo(v: Record<string, unknown>, at: string): ArchiveEntry {
   for (const hash of blobs.keys()) {
     if (!used.has(hash)) throw new ArchiveError(`${at}: blob ${hash} is used by no rendition`);
   }
-  return { type: "logo", record, blobs };
+  return { type: "logo", logoType, record, blobs };
 }
 
 /**

@@ -5,7 +5,8 @@
  *
  * - **the recipe** ({@link checkRecipe}): the record's renditions are those `logo add` makes with
  *   its recipe (`logo_ingest.ts`: `source` at most 1200 px wide and never upscaled, `default` 128
- *   px wide from it, and for recipe 1 a 256-px `mid` when the source is wider), each with the size
+ *   px wide from it, and for recipe 1 a 256-px `mid` when the source is wider; a wordmark's SVG
+ *   source up to 1200 px wide whatever its declared width, `wordmark_ingest.ts`), each with the size
  *   imagecore gives them (`geometry.rs`: height = round(width × H / W), at most 4096 px); from
  *   recipe 3 an SVG source's record may also hold `svg`, its sanitised SVG at the source's size;
  * - **the pixels** ({@link ArchiveImages.verify}): imagecore decodes every image — in `imaging`,
@@ -44,7 +45,8 @@ import {
   SOURCE_MIME,
   SVG_RENDITION,
 } from "./logo_ingest.ts";
-import type { LogoRecord, Rendition } from "./logo_store.ts";
+import type { LogoRecord, LogoType, Rendition } from "./logo_store.ts";
+import { wordmarkSourceBound } from "./wordmark_ingest.ts";
 
 /** Width of recipe 1's `mid` rendition, made when the source was wider (recipe 2 makes none). */
 export const MID_WIDTH = 256;
@@ -55,6 +57,8 @@ export interface LogoEntry {
   record: LogoRecord;
   /** The bytes of its renditions, by SHA-256. */
   blobs: ReadonlyMap<string, Uint8Array>;
+  /** Which of the domain's images: the `icon` (default) or the wordmark (`logo`). */
+  logoType?: LogoType;
 }
 
 export { outputSize };
@@ -65,7 +69,7 @@ export { outputSize };
  *
  * @throws {ArchiveError} "Cannot import archive: line 6 (logo acme.com): …".
  */
-export function checkRecipe(record: LogoRecord, at: string): void {
+export function checkRecipe(record: LogoRecord, at: string, type: LogoType = "icon"): void {
   const refuse = (why: string) => new ArchiveError(`${at}: ${why}`, "import");
   if (record.pipeline < 1 || record.pipeline > PIPELINE_VERSION) {
     throw refuse(
@@ -82,7 +86,9 @@ export function checkRecipe(record: LogoRecord, at: string): void {
     if (rendition.type !== CONTENT_TYPES.png) throw refuse(`the ${name} image is not a PNG`);
   }
   if (svg !== undefined) checkSvgRecipe(record, svg, refuse);
-  const widest = Math.min(record.width, SOURCE_MAX_WIDTH);
+  const widest = type === "logo"
+    ? wordmarkSourceBound(record)
+    : Math.min(record.width, SOURCE_MAX_WIDTH);
   if (source.width < 1 || source.width > widest || source.height < 1) {
     throw refuse(
       `the source image is ${size(source)}, but logo add makes it at most ${widest} px wide ` +
@@ -150,8 +156,10 @@ export class ArchiveImages {
    *   line 6 (logo acme.com): the source image is not a valid PNG (Cannot decode image: …)".
    */
   async verify(entry: LogoEntry, line: number): Promise<void> {
-    const at = `line ${line} (logo ${entry.record.domain})`;
-    checkRecipe(entry.record, at);
+    const at = `line ${line} (${
+      entry.logoType === "logo" ? "wordmark" : "logo"
+    } ${entry.record.domain})`;
+    checkRecipe(entry.record, at, entry.logoType);
     for (const [name, rendition] of Object.entries(entry.record.renditions)) {
       const key = `${rendition.hash} ${size(rendition)}`;
       if (this.#verified.has(key)) continue;
@@ -166,7 +174,11 @@ export class ArchiveImages {
    * @throws {ArchiveError} when one was not: the file changed between the passes.
    */
   verified(entry: LogoEntry, line: number): void {
-    checkRecipe(entry.record, `line ${line} (logo ${entry.record.domain})`);
+    checkRecipe(
+      entry.record,
+      `line ${line} (${entry.logoType === "logo" ? "wordmark" : "logo"} ${entry.record.domain})`,
+      entry.logoType,
+    );
     for (const rendition of Object.values(entry.record.renditions)) {
       if (!this.#verified.has(`${rendition.hash} ${size(rendition)}`)) {
         throw new ArchiveError("the file changed during the import; import it again");

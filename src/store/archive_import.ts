@@ -41,6 +41,7 @@ import { ArchiveKeys } from "./archive_keys.ts";
 import { readArchive } from "./archive_reader.ts";
 import { IMPORT_KEY, INITIALIZED_KEY } from "./keyspace.ts";
 import { planLogoRestore, restoreLogo, type RestoreOutcome } from "./logo_restore.ts";
+import type { LogoType } from "./logo_store.ts";
 import { initializedMarker } from "./store_meta.ts";
 
 /** The value at `["meta", "import"]` while an import writes, or after one was interrupted. */
@@ -165,10 +166,10 @@ export async function verifyArchive(
       outcome = await keys.plan(entry.key, line, { replace: options.replace });
       tally(plan.keys, outcome);
     } else if (entry.type === "logo") {
-      name = entry.record.domain;
+      name = logoLabel(entry.record.domain, entry.logoType);
       once(name, line);
       await images.verify(entry, line);
-      outcome = await planLogoRestore(kv, entry.record, options);
+      outcome = await planLogoRestore(kv, entry.record, { ...options, type: entry.logoType });
       tally(plan.logos, outcome);
     } else {
       if (entry.type === "end") plan.sha256 = entry.sha256;
@@ -224,20 +225,22 @@ export async function importArchive(
     if (entry.type === "logo") images.verified(entry, line);
     const outcome = entry.type === "key"
       ? await keys.restore(entry.key, line, { replace: options.replace })
-      : await restoreLogo(kv, entry.record, entry.blobs, { replace: options.replace, clock });
+      : await restoreLogo(kv, entry.record, entry.blobs, {
+        replace: options.replace,
+        clock,
+        type: entry.logoType,
+      });
+    const name = entry.type === "key"
+      ? `key ${entry.key.id}`
+      : logoLabel(entry.record.domain, entry.logoType);
     if (outcome === "conflict") {
-      const name = entry.type === "key" ? `key ${entry.key.id}` : entry.record.domain;
       throw new Error(
         `Cannot import: ${name} changed in the store during the import; import again ` +
           "(with --replace to replace it)",
       );
     }
     tally(entry.type === "key" ? result.keys : result.logos, outcome);
-    options.onEntry?.(
-      entry.type,
-      entry.type === "key" ? entry.key.id : entry.record.domain,
-      outcome,
-    );
+    options.onEntry?.(entry.type, entry.type === "key" ? entry.key.id : name, outcome);
   }
   await kv.delete(IMPORT_KEY);
   return {
@@ -245,6 +248,11 @@ export async function importArchive(
     keys: withoutConflicts(result.keys),
     logos: withoutConflicts(result.logos),
   };
+}
+
+/** How a logo is named in messages: its domain, and ` (logo)` for a wordmark. */
+function logoLabel(domain: string, type: LogoType): string {
+  return type === "icon" ? domain : `${domain} (${type})`;
 }
 
 function withoutConflicts(c: ImportCounts): ImportCounts {

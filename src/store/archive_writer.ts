@@ -1,6 +1,6 @@
 /**
  * Writes a backup archive of a store (format: `archive_format.ts`): every API key, then every logo
- * with the bytes of its renditions, gzip-compressed by the platform's `CompressionStream`. One logo
+ * (the icons, then the wordmarks, each line saying which) with the bytes of its renditions, gzip-compressed by the platform's `CompressionStream`. One logo
  * is held at a time, so memory stays bounded whatever the store's size.
  *
  * What an export of a store being served guarantees: each key and each logo in the archive is one
@@ -23,14 +23,15 @@ import { createHash } from "node:crypto";
 import { endLine, headerLine, keyLine, logoLine } from "./archive_format.ts";
 import { BlobStore } from "./blob_store.ts";
 import type { ApiKey } from "./key_store.ts";
-import { API_KEYS_PREFIX, logoKey, LOGOS_PREFIX } from "./keyspace.ts";
+import { API_KEYS_PREFIX, logoRecordKey, logoRecordsPrefix } from "./keyspace.ts";
 import type { LogoRecord } from "./logo_store.ts";
+import { LOGO_TYPES, type LogoType } from "../sdk/logo_options.ts";
 
 /** What {@link writeArchive} wrote. */
 export interface ArchiveSummary {
   /** Keys written, revoked ones included. */
   keys: number;
-  /** Logos written. */
+  /** Logos written: icons and wordmarks. */
   logos: number;
   /** The SHA-256 in the trailer (of every decompressed byte before it). */
   sha256: string;
@@ -76,12 +77,15 @@ export async function writeArchive(
     }
     const blobs = new BlobStore(kv);
     let logos = 0;
-    for await (const entry of kv.list<LogoRecord>({ prefix: LOGOS_PREFIX })) {
-      const whole = await readWhole(kv, blobs, entry.value);
-      if (whole === null) continue; // removed while the export ran
-      await write(logoLine(whole.record, whole.blobs));
-      logos++;
-      options.onLogo?.(whole.record.domain);
+    // The icons, then the wordmarks (each in domain order).
+    for (const type of LOGO_TYPES) {
+      for await (const entry of kv.list<LogoRecord>({ prefix: logoRecordsPrefix(type) })) {
+        const whole = await readWhole(kv, blobs, entry.value, type);
+        if (whole === null) continue; // removed while the export ran
+        await write(logoLine(whole.record, whole.blobs, type));
+        logos++;
+        options.onLogo?.(whole.record.domain);
+      }
     }
     const sha256 = hash.digest("hex");
     await write(endLine(keys, logos, sha256), false);
@@ -106,6 +110,7 @@ async function readWhole(
   kv: Deno.Kv,
   blobs: BlobStore,
   first: LogoRecord,
+  type: LogoType,
 ): Promise<{ record: LogoRecord; blobs: Map<string, Uint8Array> } | null> {
   let record: LogoRecord | null = first;
   for (let read = 0; read < MAX_READS && record !== null; read++) {
@@ -118,7 +123,8 @@ async function readWhole(
     }
     const complete = Object.values(record.renditions).every((r) => bytes.has(r.hash));
     if (complete) return { record, blobs: bytes };
-    const again: LogoRecord | null = (await kv.get<LogoRecord>(logoKey(record.domain))).value;
+    const again: LogoRecord | null =
+      (await kv.get<LogoRecord>(logoRecordKey(type, record.domain))).value;
     if (again !== null && again.updatedAt === record.updatedAt && again.hash === record.hash) {
       throw new Error(`Cannot export the logo of ${record.domain}: an image it uses is missing`);
     }

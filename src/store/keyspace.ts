@@ -11,19 +11,26 @@
  * | `["key_by_pk", sha256(pk)]` | key id | `store/key_store.ts` (create; deleted on revoke) | `store/key_store.ts` (`byPublishableKey`) | never |
  * | `["key_by_sk", sha256(sk)]` | key id | `store/key_store.ts` (create; deleted on revoke) | `store/key_store.ts` (`bySecretKey`) | never |
  * | `["logos", domain]` | `LogoRecord`, with the `default` rendition's bytes inside when they fit (`store/inline_rendition.ts`) | `store/logo_store.ts` (put, remove), `store/logo_restore.ts` | `store/logo_store.ts`, `store/store_meta.ts` | never |
+ * | `["wordmarks", domain]` | `LogoRecord` of the domain's wordmark (`type=logo`), laid out like an icon's | `store/logo_store.ts` (put, remove with `type: "logo"`), `store/logo_restore.ts` | `store/logo_store.ts` | never |
  * | `["blobs", sha256]` | `BlobManifest` of a rendition not inside its record (`source`, a recipe-1 `mid`, a `default` too large) | `store/blob_store.ts` | `store/blob_store.ts` | never (collected at zero references) |
  * | `["blob_chunks", sha256, i]` | bytes (at most 60 KiB) | `store/blob_store.ts` | `store/blob_store.ts` | never (collected with the blob) |
  * | `["rate_limit", keyId, windowSeconds, windowIndex]` | quota handed out in that window (number) | `quota_lease.ts` for `rate_limiter.ts` | `quota_lease.ts` | one window length after the window ends |
  * | `["discovery", "found", domain]` | `FoundEntry` | `discovery/found_memory.ts` | `discovery/found_memory.ts` | never (the refresh sweep deletes it once the logo is no longer discovery's) |
  * | `["discovery", "missing", domain]` | `MissingEntry` | `discovery/failure_memory.ts` (deleted by `discovery/found_memory.ts`) | `discovery/failure_memory.ts` | `negativeTtlMs` (a day), or the retry delay if longer |
+ * | `["discovery", "wordmark", domain]` | `WordmarkEntry`: the wordmark discovery stored (its hash), or that it found none and until when | `discovery/wordmark_memory.ts` | `discovery/wordmark_memory.ts` | never (the refresh sweep deletes it once the wordmark is no longer discovery's) |
  * | `["changes", "logos"]` | how many logo writes were committed (`Deno.KvU64`, summed) | `store/logo_changes.ts`, in the commit of every logo write | `store/logo_change_feed.ts` (once a second per process) | never |
- * | `["changes", "log", ms, domain]` | `true`: `domain`'s logo was written at about `ms` (the writer's clock) | `store/logo_changes.ts`, in the same commit | `store/logo_change_feed.ts` | 10 minutes |
+ * | `["changes", "log", ms, domain]` | `true`: `domain`'s icon or wordmark was written at about `ms` (the writer's clock) | `store/logo_changes.ts`, in the same commit | `store/logo_change_feed.ts` | 10 minutes |
  * | `["meta", "demo"]` | the demo key and domains | `seed.ts` | `seed.ts` | never |
  * | `["meta", "initialized"]` | `InitializedMarker` | `seed.ts`, `store/store_meta.ts` | `store/store_meta.ts`, `readiness.ts` | never |
  * | `["meta", "import"]` | `ImportMarker` (an archive import under way or interrupted) | `store/archive_import.ts` | `store/archive_import.ts` | deleted when the import finishes |
  *
- * A prefix alone (`["keys"]`, `["logos"]`, `["blobs"]`, `["blob_chunks", sha256]`,
- * `["discovery", "found"]`) is used with `kv.list`.
+ * A prefix alone (`["keys"]`, `["logos"]`, `["wordmarks"]`, `["blobs"]`, `["blob_chunks", sha256]`,
+ * `["discovery", "found"]`, `["discovery", "wordmark"]`) is used with `kv.list`.
+ *
+ * A domain's icon (`type=icon`) is at `["logos", domain]`, as it was before wordmarks existed, so
+ * stores need no migration; its wordmark (`type=logo`) has a prefix of its own rather than a
+ * longer key under `["logos"]`, so a `kv.list` of `["logos"]` (and any older version of this code)
+ * sees icons only. {@link logoRecordKey} and {@link logoRecordsPrefix} pick one by type.
  *
  * @example
  * ```ts
@@ -43,6 +50,7 @@ export const PREFIX = Object.freeze(
     publishableIndex: "key_by_pk",
     secretIndex: "key_by_sk",
     logo: "logos",
+    wordmark: "wordmarks",
     blobManifest: "blobs",
     blobChunk: "blob_chunks",
     rateLimit: "rate_limit",
@@ -76,6 +84,27 @@ export const LOGOS_PREFIX: Deno.KvKey = Object.freeze([PREFIX.logo]);
 /** `["logos", domain]`: the logo record of `domain`. */
 export function logoKey(domain: string): Deno.KvKey {
   return [PREFIX.logo, domain];
+}
+
+/** `["wordmarks"]`: every wordmark record, for `kv.list`. */
+export const WORDMARKS_PREFIX: Deno.KvKey = Object.freeze([PREFIX.wordmark]);
+
+/** `["wordmarks", domain]`: the wordmark record (`type=logo`) of `domain`. */
+export function wordmarkKey(domain: string): Deno.KvKey {
+  return [PREFIX.wordmark, domain];
+}
+
+/**
+ * The record key of `domain`'s image of type `type`: {@link logoKey} for `icon`,
+ * {@link wordmarkKey} for `logo`.
+ */
+export function logoRecordKey(type: "icon" | "logo", domain: string): Deno.KvKey {
+  return type === "logo" ? wordmarkKey(domain) : logoKey(domain);
+}
+
+/** Every record of type `type`, for `kv.list`: {@link LOGOS_PREFIX} or {@link WORDMARKS_PREFIX}. */
+export function logoRecordsPrefix(type: "icon" | "logo"): Deno.KvKey {
+  return type === "logo" ? WORDMARKS_PREFIX : LOGOS_PREFIX;
 }
 
 /** `["blobs"]`: every blob manifest, for `kv.list`. */
@@ -114,6 +143,17 @@ export const DISCOVERY_FOUND_PREFIX: Deno.KvKey = Object.freeze([PREFIX.discover
 /** `["discovery", "found", domain]`: the last discovery that found the stored logo of `domain`. */
 export function discoveryFoundKey(domain: string): Deno.KvKey {
   return [PREFIX.discovery, "found", domain];
+}
+
+/** `["discovery", "wordmark"]`: every wordmark discovery record, for `kv.list`. */
+export const DISCOVERY_WORDMARK_PREFIX: Deno.KvKey = Object.freeze([PREFIX.discovery, "wordmark"]);
+
+/**
+ * `["discovery", "wordmark", domain]`: the last discovery that looked for the wordmark of `domain`
+ * (what it stored, or that it found none).
+ */
+export function discoveryWordmarkKey(domain: string): Deno.KvKey {
+  return [PREFIX.discovery, "wordmark", domain];
 }
 
 /** `["discovery", "missing", domain]`: discovery found no logo for `domain`, and until when. */

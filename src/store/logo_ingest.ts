@@ -117,9 +117,10 @@ async function prepared(
 }
 
 /**
- * The sanitised SVG of a stored one (`logo rerender`): written again by the current sanitiser
- * from the stored document (the source as given is not kept), in `imaging`; `undefined` when the
- * sanitiser now refuses it.
+ * The sanitised SVG rendition of an SVG document, in `imaging`: of a stored one (`logo rerender`:
+ * written again by the current sanitiser, the source as given not being kept), or of a wordmark's
+ * SVG source (`wordmark_ingest.ts`, whose PNGs come from a wider raster); `undefined` when the
+ * sanitiser refuses it.
  *
  * @throws {ImageCoreError} when imagecore refuses the stored document outright (a store damaged
  *   by hand).

@@ -20,9 +20,9 @@
 import { isDeepStrictEqual } from "node:util";
 import { BlobStore } from "./blob_store.ts";
 import { blobHashes, layOut, withoutInlineBytes } from "./inline_rendition.ts";
-import { logoKey } from "./keyspace.ts";
+import { logoRecordKey } from "./keyspace.ts";
 import { markLogoChanged } from "./logo_changes.ts";
-import type { LogoRecord } from "./logo_store.ts";
+import type { LogoRecord, LogoType } from "./logo_store.ts";
 
 /** What {@link restoreLogo} did. */
 export type RestoreOutcome = "added" | "replaced" | "unchanged" | "conflict";
@@ -31,6 +31,8 @@ export type RestoreOutcome = "added" | "replaced" | "unchanged" | "conflict";
 export interface RestoreLogoOptions {
   /** Replace a different logo stored for the domain; else leave it and answer `conflict`. */
   replace: boolean;
+  /** Which of the domain's images `record` is: its `icon` (default) or its wordmark (`logo`). */
+  type?: LogoType;
   /** Epoch-ms clock for `pending` blob timestamps and the change mark; default `Date.now`. */
   clock?: () => number;
 }
@@ -45,9 +47,10 @@ const MAX_ATTEMPTS = 32;
 export async function planLogoRestore(
   kv: Deno.Kv,
   record: LogoRecord,
-  options: Pick<RestoreLogoOptions, "replace">,
+  options: Pick<RestoreLogoOptions, "replace" | "type">,
 ): Promise<RestoreOutcome> {
-  const old = (await kv.get<LogoRecord>(logoKey(record.domain))).value;
+  const key = logoRecordKey(options.type ?? "icon", record.domain);
+  const old = (await kv.get<LogoRecord>(key)).value;
   if (old === null) return "added";
   if (isDeepStrictEqual(withoutInlineBytes(old), withoutInlineBytes(record))) return "unchanged";
   return options.replace ? "replaced" : "conflict";
@@ -70,7 +73,7 @@ export async function restoreLogo(
   const plain = withoutInlineBytes(record);
   const { stored, blobs: wanted } = layOut(plain, blobs);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const entry = await kv.get<LogoRecord>(logoKey(record.domain));
+    const entry = await kv.get<LogoRecord>(logoRecordKey(options.type ?? "icon", record.domain));
     const old = entry.value;
     if (old !== null && isDeepStrictEqual(withoutInlineBytes(old), plain)) return "unchanged";
     if (old !== null && !options.replace) return "conflict";

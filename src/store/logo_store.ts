@@ -8,7 +8,14 @@
  * at any point therefore leaves either the old logo or the new one visible, never a half of one,
  * and removing a logo never deletes bytes another record still uses.
  *
- * KV layout (see `keyspace.ts`): `["logos", domain]` → {@link LogoRecord}, with the `default`
+ * A domain has up to two images, each a record of its own with its own source and renditions: its
+ * square **icon** (`type` `icon`, the default of every method) and its wide **wordmark** (`type`
+ * `logo`, made by `wordmark_ingest.ts`). Both share the blobs (an image used by both is stored
+ * once and counted twice) and the change marks (`logo_changes.ts`: a mark names the domain, so a
+ * server drops both of its cached records when either changes).
+ *
+ * KV layout (see `keyspace.ts`): `["logos", domain]` → {@link LogoRecord} of the icon,
+ * `["wordmarks", domain]` → that of the wordmark, each with the `default`
  * rendition's bytes inside it (`inline_rendition.ts`: a default request not in memory costs one KV
  * read); the other renditions as blobs (`blob_store.ts`). Records written before that layout, with
  * every rendition a blob, are read as they are and rewritten by the next `put`.
@@ -20,12 +27,15 @@
  * const png = await Deno.readFile("example.com.png");
  * const { record } = await logos.put("example.com", png, { source: "file:example.com.png" });
  * const body = await logos.readRendition(record.renditions.default); // the default 128-px PNG
+ * const svg = await Deno.readFile("example.com-wordmark.svg");
+ * await logos.put("example.com", svg, { source: "file:wordmark.svg", type: "logo" });
+ * (await logos.get("example.com", "logo"))?.renditions.source.width; // 1200
  * ```
  * @module
  */
 import { BlobStore } from "./blob_store.ts";
 import { blobHashes, isCurrentLayout, layOut } from "./inline_rendition.ts";
-import { logoKey, LOGOS_PREFIX } from "./keyspace.ts";
+import { logoRecordKey, logoRecordsPrefix } from "./keyspace.ts";
 import { markLogoChanged } from "./logo_changes.ts";
 import type { ImageWork } from "../../imagecore/image_pool.ts";
 import {
@@ -38,8 +48,19 @@ import {
 } from "./logo_ingest.ts";
 import { sha256Hex } from "./sha256.ts";
 import type { LogoRecord, Rendition } from "./logo_record.ts";
+import { prepareWordmark } from "./wordmark_ingest.ts";
+import { DEFAULT_TYPE, LOGO_TYPES, type LogoType } from "../sdk/logo_options.ts";
 
 export type { LogoRecord, Rendition } from "./logo_record.ts";
+export type { LogoType } from "../sdk/logo_options.ts";
+
+/** What {@link LogoStore.put} stores besides the bytes. */
+export interface PutMeta {
+  /** Where the bytes came from: `file:…`, `https://…`, `demo`. */
+  source: string;
+  /** Which of the domain's images: the `icon` (default) or the wordmark (`logo`). */
+  type?: LogoType;
+}
 
 /** Options of the {@link LogoStore} constructor. */
 export interface LogoStoreOptions {
@@ -71,7 +92,10 @@ export class LogoStore {
   }
 
   /**
-   * Stores `bytes` as the logo of `domain` (already normalised by `normalizeDomain`). Validates
+   * Stores `bytes` as the icon of `domain` (already normalised by `normalizeDomain`), or as its
+   * wordmark with `meta.type` `logo` (renditions by `prepareWordmark`), leaving the other
+   * image as it is. Discovery stores a chosen wordmark this way:
+   * `put(domain, bytes, { source: url, type: "logo" })`. Validates
    * and renders first, so bad bytes write nothing. Bytes identical to the stored source (same
    * SHA-256, same recipe) write nothing and return `changed: false`: that check reads the record
    * only, before any decoding, so a resumed import skips a stored logo for the price of a hash.
@@ -82,14 +106,17 @@ export class LogoStore {
   async put(
     domain: string,
     bytes: Uint8Array,
-    meta: { source: string },
+    meta: PutMeta,
   ): Promise<{ record: LogoRecord; changed: boolean }> {
     checkDomain(domain);
+    const type = checkType(meta.type ?? DEFAULT_TYPE);
     const hash = await sha256Hex(bytes);
-    const current = await this.get(domain);
+    const current = await this.get(domain, type);
     if (isCurrent(current, hash)) return { record: current!, changed: false };
-    const prepared = await prepareLogo(bytes, this.#imaging);
-    const result = await this.#commit(domain, prepared.renditions, (old, now) => {
+    const prepared = type === "logo"
+      ? await prepareWordmark(bytes, this.#imaging)
+      : await prepareLogo(bytes, this.#imaging);
+    const result = await this.#commit(domain, type, prepared.renditions, (old, now) => {
       if (isCurrent(old, hash)) return null;
       return {
         domain,
@@ -109,7 +136,7 @@ export class LogoStore {
   }
 
   /**
-   * Re-renders the logo of `domain` from its stored `source` rendition with the current recipe
+   * Re-renders the icon of `domain` (or its wordmark, with `type` `logo`) from its stored `source` rendition with the current recipe
    * (`PIPELINE_VERSION`), in one atomic commit like `put`: a reader sees the old renditions or
    * the new ones. Without `all`, a record already made by the current recipe is left alone
    * (`current`), so a second run skips what the first did. A stored sanitised SVG
@@ -123,27 +150,32 @@ export class LogoStore {
    */
   async rerender(
     domain: string,
-    options: { all?: boolean } = {},
+    options: { all?: boolean; type?: LogoType } = {},
   ): Promise<"rerendered" | "current" | "changed" | "missing"> {
-    const first = await this.get(domain);
+    const type = checkType(options.type ?? DEFAULT_TYPE);
+    const first = await this.get(domain, type);
     if (first === null) return "missing";
     if (!options.all && first.pipeline === PIPELINE_VERSION && isCurrentLayout(first)) {
       return "current";
     }
     const from = first.renditions.source;
     const sourceBytes = from === undefined ? null : await this.readRendition(from);
-    if (sourceBytes === null) return (await this.get(domain)) === null ? "missing" : "changed";
+    if (sourceBytes === null) {
+      return (await this.get(domain, type)) === null ? "missing" : "changed";
+    }
+    // A wordmark's stored source is already the raster its renditions come from (at most 1200
+    // px wide, kept as it is): the icon's recipe re-renders it.
     const prepared = await prepareLogo(sourceBytes, this.#imaging);
     const svg = first.renditions[SVG_RENDITION];
     const svgBytes = svg === undefined ? null : await this.readRendition(svg);
     if (svg !== undefined && svgBytes === null) {
-      return (await this.get(domain)) === null ? "missing" : "changed";
+      return (await this.get(domain, type)) === null ? "missing" : "changed";
     }
     const resanitized = svgBytes === null
       ? undefined
       : await resanitizeSvg(svgBytes, this.#imaging);
     if (resanitized !== undefined) prepared.renditions[SVG_RENDITION] = resanitized;
-    const result = await this.#commit(domain, prepared.renditions, (old, now) => {
+    const result = await this.#commit(domain, type, prepared.renditions, (old, now) => {
       if (old === null || old.hash !== first.hash || old.renditions.source?.hash !== from!.hash) {
         return null;
       }
@@ -160,6 +192,7 @@ export class LogoStore {
    */
   async #commit(
     domain: string,
+    type: LogoType,
     prepared: Record<string, PreparedRendition>,
     build: (old: LogoRecord | null, now: number) => LogoRecord | null,
   ): Promise<{ record: LogoRecord | null; changed: boolean }> {
@@ -176,7 +209,7 @@ export class LogoStore {
       bytesByHash.set(r.hash, r.bytes);
     }
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const entry = await this.#kv.get<LogoRecord>(logoKey(domain));
+      const entry = await this.#kv.get<LogoRecord>(logoRecordKey(type, domain));
       const old = entry.value;
       const built = build(old, this.#clock());
       if (built === null) return { record: old, changed: false };
@@ -197,9 +230,9 @@ export class LogoStore {
     throw new Error(`Cannot store logo for ${domain}: too many concurrent changes, try again`);
   }
 
-  /** The record of `domain`, or `null`. */
-  async get(domain: string): Promise<LogoRecord | null> {
-    return (await this.#kv.get<LogoRecord>(logoKey(domain))).value;
+  /** The record of `domain`'s icon (or, with `type` `logo`, its wordmark), or `null`. */
+  async get(domain: string, type: LogoType = DEFAULT_TYPE): Promise<LogoRecord | null> {
+    return (await this.#kv.get<LogoRecord>(logoRecordKey(checkType(type), domain))).value;
   }
 
   /**
@@ -221,12 +254,13 @@ export class LogoStore {
   }
 
   /**
-   * Removes the logo of `domain` and deletes the blobs no other record uses. Returns `false` when
-   * the domain had no logo.
+   * Removes the icon of `domain` (or, with `type` `logo`, its wordmark; the other stays) and
+   * deletes the blobs no other record uses. Returns `false` when the domain had no such image.
    */
-  async remove(domain: string): Promise<boolean> {
+  async remove(domain: string, type: LogoType = DEFAULT_TYPE): Promise<boolean> {
+    checkType(type);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const entry = await this.#kv.get<LogoRecord>(logoKey(domain));
+      const entry = await this.#kv.get<LogoRecord>(logoRecordKey(type, domain));
       if (entry.value === null) return false;
       const refs = await this.#blobs.reference([], blobHashes(entry.value));
       if (refs === null) continue;
@@ -241,16 +275,18 @@ export class LogoStore {
     throw new Error(`Cannot remove logo for ${domain}: too many concurrent changes, try again`);
   }
 
-  /** Every record, in domain order. */
-  async *list(): AsyncIterable<LogoRecord> {
-    for await (const entry of this.#kv.list<LogoRecord>({ prefix: LOGOS_PREFIX })) {
-      yield entry.value;
-    }
+  /** Every icon record (or, with `type` `logo`, every wordmark record), in domain order. */
+  async *list(type: LogoType = DEFAULT_TYPE): AsyncIterable<LogoRecord> {
+    const prefix = logoRecordsPrefix(checkType(type));
+    for await (const entry of this.#kv.list<LogoRecord>({ prefix })) yield entry.value;
   }
 
-  /** Whether no logo is stored. */
+  /** Whether no icon and no wordmark is stored. */
   async isEmpty(): Promise<boolean> {
-    for await (const _ of this.#kv.list({ prefix: LOGOS_PREFIX }, { limit: 1 })) return false;
+    for (const type of LOGO_TYPES) {
+      const prefix = logoRecordsPrefix(type);
+      for await (const _ of this.#kv.list({ prefix }, { limit: 1 })) return false;
+    }
     return true;
   }
 
@@ -282,6 +318,14 @@ function isCurrent(record: LogoRecord | null, hash: string): boolean {
   return record !== null && record.hash === hash && record.pipeline === PIPELINE_VERSION &&
     isCurrentLayout(record) &&
     (record.type !== SOURCE_MIME.svg || record.renditions[SVG_RENDITION] !== undefined);
+}
+
+/** `type`, checked: a caller's typo must not land a wordmark among the icons. */
+function checkType(type: LogoType): LogoType {
+  if (!LOGO_TYPES.includes(type)) {
+    throw new TypeError(`Unknown logo type "${type}": must be icon or logo`);
+  }
+  return type;
 }
 
 function checkDomain(domain: string): void {

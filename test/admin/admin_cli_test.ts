@@ -255,6 +255,7 @@ Deno.test("admin logo add, rm and list", async () => {
     assert.deepEqual(await runAdminJson(kvPath, ["logo", "rm", "www.acme.example"]), {
       domain: "www.acme.example",
       removed: true,
+      logoTypes: ["icon"],
     });
     assert.deepEqual(await runAdminJson(kvPath, ["logo", "list"]), []);
     const missing = await runAdminCli(kvPath, ["logo", "rm", "www.acme.example"]);

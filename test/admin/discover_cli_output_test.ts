@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { runAdminCli } from "../support/admin_cli.ts";
 import { startDnsServer } from "../support/dns_server.ts";
 import { IMAGE_EXTENSIONS } from "../../src/admin/logo_commands.ts";
+import { wideSvg } from "../support/wordmarks.ts";
 
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64">` +
   `<rect width="64" height="64" fill="#c33"/></svg>`;
@@ -48,13 +49,19 @@ Deno.test("logo discover: an operator's logo is a status with its meaning, nothi
   const { dir, kv } = await tempStore();
   try {
     await Deno.writeTextFile(`${dir}/acme.svg`, SVG);
+    await Deno.writeFile(`${dir}/wordmark.svg`, wideSvg(200, 50));
     const added = await runAdminCli(kv, ["--init", "logo", "add", "acme.test", `${dir}/acme.svg`]);
     assert.equal(added.code, 0, added.stderr);
+    const wide = ["logo", "add", "acme.test", `${dir}/wordmark.svg`, "--type", "logo"];
+    assert.equal((await runAdminCli(kv, wide)).code, 0);
     const result = await runAdminCli(kv, ["logo", "discover", "acme.test"]);
     assert.equal(result.code, 0, result.stderr);
     const outcome = JSON.parse(result.stdout);
     assert.equal(outcome.status, "operator");
     assert.match(outcome.meaning, /added by an operator .* discovery leaves it/);
+    assert.deepEqual(outcome.tried, [], "an operator's icon and wordmark: nothing fetched");
+    assert.equal(outcome.wordmark.status, "operator");
+    assert.match(outcome.wordmark.meaning, /wordmark added by an operator/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

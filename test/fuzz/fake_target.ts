@@ -44,6 +44,10 @@ export function probe(input: Uint8Array): ProbeResult {
 /** The seed at the asked width and format (one px too wide in `wrong` mode). */
 export function transform(input: Uint8Array, options: TransformOptions = {}): TransformResult {
   const wrong = accept(input);
+  // As imagecore's: `svg` is stored, never encoded.
+  if (options.format === "svg") {
+    throw new ImageCoreError("invalid_argument", "Cannot encode image: svg is not a raster format");
+  }
   const format = options.format ?? "png";
   const bytes = format === "png"
     ? new Uint8Array([0x89, 0x50, 0x4e, 0x47])

@@ -4,7 +4,8 @@
  * by npm:puppeteer-core) opens `/`, a secret key typed into the playground is refused and never
  * sent, then the printed demo key and domain are typed and every `<img>` loads at the width its
  * URL asks for — with no console error, no uncaught exception and no Content-Security-Policy
- * violation on the way. For a domain without a logo, the page shows the service's answer.
+ * violation on the way; with the type box on `logo`, every URL asks for the wordmark and the page
+ * says the icon stood in. For a domain without a logo, the page shows the service's answer.
  *
  * `LOGO_PAGE_SCREENSHOT=docs/use/page.png` makes the test save a screenshot of the filled-in page
  * there (how `docs/use/page.png` is made).
@@ -125,6 +126,26 @@ Deno.test({
         await page.setViewport({ width: 1000, height: 800 });
         await page.screenshot({ path: screenshot as `${string}.png`, fullPage: true });
       }
+
+      // The type box: every URL asks for the wordmark; the demo domain has none, so its icon
+      // answers every image and the page says so.
+      await page.select("select[name=type]", "logo");
+      await fill(page, domain, token);
+      await page.waitForFunction(
+        "[...document.images].every((img) => img.src.includes('type=logo') && img.complete)",
+      );
+      await page.waitForFunction("document.getElementById('message').textContent !== ''");
+      strictEqual(
+        await page.$eval("#message", (element) => element.textContent),
+        "No wordmark is stored for this domain: its icon is shown (X-Logo-Fallback: icon).",
+      );
+      for (const image of await shownImages(page)) {
+        const size = Number(new URL(image.src).searchParams.get("size") ?? DEFAULT_SIZE);
+        strictEqual(image.naturalWidth, size, image.src);
+      }
+      strictEqual(await valueOf(page, "#url"), `${base}/${domain}?token=${token}&type=logo`);
+      deepStrictEqual(problems, []);
+      await page.select("select[name=type]", "icon");
 
       // A domain without a logo: the page shows what the service answered.
       await fill(page, "nothing-here.example", token);

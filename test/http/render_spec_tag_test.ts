@@ -2,7 +2,8 @@
  * Every option of the render spec is in the strong ETag (and cache key) of logos and monogram
  * tiles, and reaches the WASM call: for each option, taken from the spec itself, two specs that
  * differ in that option alone are rendered and must get different tags. An option forgotten in
- * the tag would serve one variant's bytes for another under a strong ETag.
+ * the tag would serve one variant's bytes for another under a strong ETag. The `type` (which of a
+ * domain's images) is not a render option but is in the tag too, adding nothing for `icon`.
  */
 import assert from "node:assert/strict";
 import { encodeRgba } from "../../imagecore/mod.ts";
@@ -11,8 +12,10 @@ import {
   RENDER_OPTIONS,
   RENDER_SPEC,
   type RenderSpec,
+  specTag,
   transformOptionsOf,
 } from "../../imagecore/render_spec.ts";
+import { LOGO_TYPES } from "../../src/sdk/logo_options.ts";
 import { wireOptions } from "../../imagecore/transform_options.ts";
 import { isRasterFormat } from "../../imagecore/formats.ts";
 import { createMailbox, postJob, readJob } from "../../imagecore/worker_mailbox.ts";
@@ -64,13 +67,41 @@ function pairsDifferingIn(name: keyof RenderSpec): [LogoOptions, LogoOptions][] 
   return pairs;
 }
 
-Deno.test("render spec: every option of a request but the fallback is an option of the spec", () => {
-  const requestOptions = Object.keys(DEFAULT_OPTIONS).filter((name) => name !== "fallback");
+Deno.test("render spec: every option of a request but the fallback and the type is an option of the spec", () => {
+  const requestOptions = Object.keys(DEFAULT_OPTIONS).filter((name) =>
+    name !== "fallback" && name !== "type"
+  );
   assert.deepEqual(requestOptions.sort(), [...RENDER_OPTIONS].sort());
-  assert.deepEqual({ ...DEFAULT_OPTIONS, fallback: undefined }, {
+  assert.deepEqual({ ...DEFAULT_OPTIONS, fallback: undefined, type: undefined }, {
     ...DEFAULT_SPEC,
     fallback: undefined,
+    type: undefined,
   });
+});
+
+Deno.test("render spec: the type is in the ETag of a logo and of a monogram, icon adding nothing", async () => {
+  const renderer = createRenderer({ logos: { readRendition: () => Promise.resolve(null) } });
+  assert.equal(LOGO_TYPES[0], DEFAULT_OPTIONS.type, "the default type first");
+  const tags = new Set<string>();
+  const tiles = new Set<string>();
+  for (const type of LOGO_TYPES) {
+    const options: LogoOptions = { ...DEFAULT_OPTIONS, size: 48, type };
+    const rendered = await renderer.render(RECORD, options);
+    assert.equal(rendered.etag, renderer.tag(RECORD, options), type);
+    tags.add(rendered.etag);
+    tiles.add(monogramTag("example.com", options));
+    // The type picks the record, not the render: the same WASM call either way.
+    assert.deepEqual(
+      wireOptions(PNG, transformOptionsOf(options)),
+      wireOptions(PNG, transformOptionsOf({ ...DEFAULT_OPTIONS, size: 48 })),
+    );
+  }
+  assert.equal(tags.size, LOGO_TYPES.length, "one logo ETag per type");
+  assert.equal(tiles.size, LOGO_TYPES.length, "one tile ETag per type");
+  // The icon's tags are those made before the type existed.
+  const icon = { ...DEFAULT_OPTIONS, size: 48 };
+  assert.equal(renderer.tag(RECORD, icon), `"v2-${"b".repeat(32)}${specTag(icon)}"`);
+  assert.equal(monogramTag("example.com", icon), `"v2-m1-example.com${specTag(icon)}"`);
 });
 
 for (const name of RENDER_OPTIONS) {

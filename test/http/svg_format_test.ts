@@ -245,3 +245,33 @@ Deno.test("format=svg recolouring runs in the render pool's worker, once per log
   );
   assert.ok(root(answers[1].bytes).includes(`width="300" height="150"`));
 });
+
+Deno.test("format=svg of an SVG wordmark (type=logo) answers its sanitised SVG", async () => {
+  await using server = await startTestApp();
+  const wordmark = new TextEncoder().encode(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="50"><rect width="200" height="50" fill="#1e88e5"/><script>alert(1)</script></svg>`,
+  );
+  const { record } = await server.logos.put("svg.example", wordmark, {
+    source: "test",
+    type: "logo",
+  });
+  assert.deepEqual(
+    [record.renditions[SVG_RENDITION]?.width, record.renditions[SVG_RENDITION]?.height],
+    [200, 50],
+  );
+  server.app.forgetLogo("svg.example");
+  const answer = await server.exchange(
+    server.logoUrl("svg.example", { type: "logo", format: "svg", size: "400" }),
+  );
+  assert.equal(answer.status, 200, answer.text);
+  assert.equal(answer.headers.get("content-type"), "image/svg+xml");
+  assert.equal(answer.headers.get("x-logo-fallback"), null);
+  assert.ok(root(answer.bytes).includes(`width="400" height="100"`));
+  assert.doesNotMatch(decoder.decode(answer.bytes), /script/);
+  // No wordmark for another domain with an icon only: the icon's PNG, marked icon and png.
+  await server.addLogo("png.example", flatImage(40, 40, [0, 0, 0, 255]));
+  const icon = await server.exchange(
+    server.logoUrl("png.example", { type: "logo", format: "svg" }),
+  );
+  assert.equal(icon.headers.get("x-logo-fallback"), "icon, png");
+});

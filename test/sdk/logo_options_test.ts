@@ -13,10 +13,12 @@ import {
   LOGO_FALLBACKS,
   LOGO_FORMATS,
   LOGO_THEMES,
+  LOGO_TYPES,
   MAX_PUBLISHABLE_SIZE,
   MAX_SECRET_SIZE,
   sizeRule,
   THEME_RULE,
+  TYPE_RULE,
 } from "../../src/sdk/logo_options.ts";
 import { DEFAULT_OPTIONS, parseOptions } from "../../src/http/request_options.ts";
 import { BadRequestError } from "../../src/sdk/errors.ts";
@@ -35,7 +37,10 @@ function serverVerdict(name: string, value: string): string {
 }
 
 /** The SDK's verdict on the same option, before anything is sent. */
-function sdkVerdict(name: "size" | "theme" | "format" | "fallback", value: string): string {
+function sdkVerdict(
+  name: "size" | "theme" | "format" | "fallback" | "type",
+  value: string,
+): string {
   const option = name === "size" ? Number(value) : value;
   try {
     validateOptions({ [name]: option });
@@ -55,16 +60,18 @@ Deno.test("logo options: the rules read as the endpoint has always worded them",
   assert.equal(FORMAT_RULE, "must be png, webp, jpeg or svg");
   assert.equal(GREYSCALE_RULE, "must be true, 1, yes, false, 0 or no");
   assert.equal(FALLBACK_RULE, "must be 404 or monogram");
+  assert.equal(TYPE_RULE, "must be icon or logo");
 });
 
-Deno.test("logo options: the server and the SDK accept and refuse the same sizes, themes and formats, in the same words", () => {
+Deno.test("logo options: the server and the SDK accept and refuse the same sizes, themes, formats and types, in the same words", () => {
   assert.equal(SDK_MAX_SIZE, MAX_SECRET_SIZE);
-  const cases: ["size" | "theme" | "format" | "fallback", string][] = [
+  const cases: ["size" | "theme" | "format" | "fallback" | "type", string][] = [
     ...["1", "64", String(DEFAULT_SIZE), String(MAX_SECRET_SIZE), "0", String(MAX_SECRET_SIZE + 1)]
       .map((v) => ["size", v] as ["size", string]),
     ...[...LOGO_THEMES, "sepia"].map((v) => ["theme", v] as ["theme", string]),
     ...[...LOGO_FORMATS, "gif", "svg"].map((v) => ["format", v] as ["format", string]),
     ...[...LOGO_FALLBACKS, "letter", "401"].map((v) => ["fallback", v] as ["fallback", string]),
+    ...[...LOGO_TYPES, "wordmark", "symbol"].map((v) => ["type", v] as ["type", string]),
   ];
   const refused = new Set<string>();
   for (const [name, value] of cases) {
@@ -77,6 +84,7 @@ Deno.test("logo options: the server and the SDK accept and refuse the same sizes
     `Invalid format: ${FORMAT_RULE}`,
     `Invalid size: ${sizeRule(MAX_SECRET_SIZE)}`,
     `Invalid theme: ${THEME_RULE}`,
+    `Invalid type: ${TYPE_RULE}`,
   ]);
 });
 
@@ -104,7 +112,9 @@ Deno.test("logo options: every spelling parses to its value, in any case; the de
     theme: undefined,
     format: "png",
     fallback: "404",
+    type: "icon",
   });
+  assert.equal(parseOptions(new URLSearchParams({ type: "LOGO" })).type, "logo");
 });
 
 /** The Content-Type the first bytes of an encoded image show. */

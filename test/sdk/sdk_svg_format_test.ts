@@ -1,10 +1,10 @@
 /**
  * The SDK's `format: "svg"` against the real server: an SVG logo comes as its sanitised SVG with
  * the size the server states; a raster logo as its PNG marked `fallback: "png"`; a tile asked as
- * SVG is marked with both substitutions, the monogram first.
+ * SVG is marked with both fallbacks, the monogram first.
  */
 import assert from "node:assert/strict";
-import { parseSubstitutions } from "../../src/sdk/logo_options.ts";
+import { parseFallbackHeader } from "../../src/sdk/logo_options.ts";
 import { startTestServer } from "../support/server.ts";
 import { clientFor, logo } from "../support/sdk_real_server.ts";
 
@@ -21,7 +21,7 @@ Deno.test("format: svg gives the SVG, or the PNG marked png; a tile is marked mo
   assert.equal(svg.contentType, "image/svg+xml");
   assert.deepEqual([svg.width, svg.height], [300, 150]);
   assert.equal(svg.fallback, undefined);
-  assert.deepEqual(svg.substitutions, []);
+  assert.deepEqual(svg.fallbacks, []);
   assert.match(new TextDecoder().decode(svg.bytes), /^<svg viewBox="0 0 40 20" width="300"/);
   const png = await client.get("png.example", { format: "svg", size: 64 });
   assert.equal(png.contentType, "image/png");
@@ -29,13 +29,13 @@ Deno.test("format: svg gives the SVG, or the PNG marked png; a tile is marked mo
   assert.deepEqual([png.width, png.height], [64, 32]);
   const tile = await client.get("nothing.example", { format: "svg", fallback: "monogram" });
   assert.equal(tile.fallback, "monogram");
-  assert.deepEqual(tile.substitutions, ["monogram", "png"]);
+  assert.deepEqual(tile.fallbacks, ["monogram", "png"]);
 });
 
 Deno.test("X-Logo-Fallback is read as a list; unknown names are skipped", () => {
-  assert.deepEqual(parseSubstitutions("monogram"), ["monogram"]);
-  assert.deepEqual(parseSubstitutions("monogram, png"), ["monogram", "png"]);
-  assert.deepEqual(parseSubstitutions(" png ,wordmark"), ["png"]);
-  assert.deepEqual(parseSubstitutions(""), []);
-  assert.deepEqual(parseSubstitutions(null), []);
+  assert.deepEqual(parseFallbackHeader("monogram"), ["monogram"]);
+  assert.deepEqual(parseFallbackHeader("monogram, png"), ["monogram", "png"]);
+  assert.deepEqual(parseFallbackHeader(" png ,wordmark"), ["png"]);
+  assert.deepEqual(parseFallbackHeader(""), []);
+  assert.deepEqual(parseFallbackHeader(null), []);
 });

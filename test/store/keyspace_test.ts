@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { recordFound } from "../../src/discovery/found_memory.ts";
 import { rememberFailure } from "../../src/discovery/failure_memory.ts";
+import { recordWordmark } from "../../src/discovery/wordmark_memory.ts";
 import { createRateLimiter } from "../../src/limits/rate_limiter.ts";
 import { seedIfEmpty } from "../../src/store/seed.ts";
 import {
@@ -17,22 +18,29 @@ import {
   blobManifestKey,
   DEMO_KEY,
   DISCOVERY_FOUND_PREFIX,
+  DISCOVERY_WORDMARK_PREFIX,
   discoveryFoundKey,
   discoveryMissingKey,
+  discoveryWordmarkKey,
   IMPORT_KEY,
   INITIALIZED_KEY,
   LOGO_CHANGE_COUNT_KEY,
   LOGO_CHANGE_LOG_PREFIX,
   logoChangeKey,
   logoKey,
+  logoRecordKey,
+  logoRecordsPrefix,
   LOGOS_PREFIX,
   PREFIX,
   publishableIndexKey,
   rateLimitKey,
   secretIndexKey,
+  wordmarkKey,
+  WORDMARKS_PREFIX,
 } from "../../src/store/keyspace.ts";
 import { KeyStore } from "../../src/store/key_store.ts";
-import type { LogoRecord } from "../../src/store/logo_store.ts";
+import { type LogoRecord, LogoStore } from "../../src/store/logo_store.ts";
+import { wideSvg } from "../support/wordmarks.ts";
 import { writeMarker } from "../../src/store/archive_import.ts";
 
 const HASH = "ab".repeat(32);
@@ -44,6 +52,12 @@ Deno.test("keyspace: every key shape is the literal on-disk layout", () => {
   assert.deepEqual(secretIndexKey(HASH), ["key_by_sk", HASH]);
   assert.deepEqual(logoKey("example.com"), ["logos", "example.com"]);
   assert.deepEqual(LOGOS_PREFIX, ["logos"]);
+  assert.deepEqual(wordmarkKey("example.com"), ["wordmarks", "example.com"]);
+  assert.deepEqual(WORDMARKS_PREFIX, ["wordmarks"]);
+  assert.deepEqual(logoRecordKey("icon", "example.com"), ["logos", "example.com"]);
+  assert.deepEqual(logoRecordKey("logo", "example.com"), ["wordmarks", "example.com"]);
+  assert.deepEqual(logoRecordsPrefix("icon"), ["logos"]);
+  assert.deepEqual(logoRecordsPrefix("logo"), ["wordmarks"]);
   assert.deepEqual(blobManifestKey(HASH), ["blobs", HASH]);
   assert.deepEqual(BLOB_MANIFESTS_PREFIX, ["blobs"]);
   assert.deepEqual(blobChunksPrefix(HASH), ["blob_chunks", HASH]);
@@ -52,6 +66,8 @@ Deno.test("keyspace: every key shape is the literal on-disk layout", () => {
   assert.deepEqual(discoveryFoundKey("acme.test"), ["discovery", "found", "acme.test"]);
   assert.deepEqual(DISCOVERY_FOUND_PREFIX, ["discovery", "found"]);
   assert.deepEqual(discoveryMissingKey("acme.test"), ["discovery", "missing", "acme.test"]);
+  assert.deepEqual(discoveryWordmarkKey("acme.test"), ["discovery", "wordmark", "acme.test"]);
+  assert.deepEqual(DISCOVERY_WORDMARK_PREFIX, ["discovery", "wordmark"]);
   assert.deepEqual(DEMO_KEY, ["meta", "demo"]);
   assert.deepEqual(INITIALIZED_KEY, ["meta", "initialized"]);
   assert.deepEqual(IMPORT_KEY, ["meta", "import"]);
@@ -68,6 +84,7 @@ Deno.test("keyspace: every key shape is the literal on-disk layout", () => {
     publishableIndex: "key_by_pk",
     secretIndex: "key_by_sk",
     logo: "logos",
+    wordmark: "wordmarks",
     blobManifest: "blobs",
     blobChunk: "blob_chunks",
     rateLimit: "rate_limit",
@@ -82,6 +99,7 @@ Deno.test("keyspace: shared prefixes cannot be mutated by a caller", () => {
     const prefix of [
       API_KEYS_PREFIX,
       LOGOS_PREFIX,
+      WORDMARKS_PREFIX,
       DEMO_KEY,
       INITIALIZED_KEY,
       IMPORT_KEY,
@@ -106,6 +124,7 @@ const LAYOUT: Record<string, (key: Deno.KvKey) => boolean> = {
   '["key_by_pk", sha256(pk)]': (k) => k.length === 2 && k[0] === "key_by_pk" && isHash(k[1]),
   '["key_by_sk", sha256(sk)]': (k) => k.length === 2 && k[0] === "key_by_sk" && isHash(k[1]),
   '["logos", domain]': (k) => k.length === 2 && k[0] === "logos" && isString(k[1]),
+  '["wordmarks", domain]': (k) => k.length === 2 && k[0] === "wordmarks" && isString(k[1]),
   '["blobs", sha256]': (k) => k.length === 2 && k[0] === "blobs" && isHash(k[1]),
   '["blob_chunks", sha256, i]': (k) =>
     k.length === 3 && k[0] === "blob_chunks" && isHash(k[1]) && isIndex(k[2]),
@@ -115,6 +134,8 @@ const LAYOUT: Record<string, (key: Deno.KvKey) => boolean> = {
     k.length === 3 && k[0] === "discovery" && k[1] === "found" && isString(k[2]),
   '["discovery", "missing", domain]': (k) =>
     k.length === 3 && k[0] === "discovery" && k[1] === "missing" && isString(k[2]),
+  '["discovery", "wordmark", domain]': (k) =>
+    k.length === 3 && k[0] === "discovery" && k[1] === "wordmark" && isString(k[2]),
   '["changes", "logos"]': (k) => k.length === 2 && k[0] === "changes" && k[1] === "logos",
   '["changes", "log", ms, domain]': (k) =>
     k.length === 4 && k[0] === "changes" && k[1] === "log" && isIndex(k[2]) && isString(k[3]),
@@ -142,11 +163,21 @@ Deno.test("keyspace: a store filled by the real modules holds exactly the layout
       source: "https://acme.test/i.svg",
       hash: HASH,
     });
+    await recordWordmark(kv, "acme.test", { at: now, until: now + 1 });
+    // A wordmark beside the seeded icons.
+    await new LogoStore(kv, { clock }).put("example.com", wideSvg(200, 50), {
+      source: "test",
+      type: "logo",
+    });
     // The marker of an archive import under way.
     await writeMarker(kv, { sha256: HASH, startedAt: now, keys: 1, logos: 0 });
 
     const seen = new Set<string>();
-    for await (const entry of kv.list<LogoRecord>({ prefix: LOGOS_PREFIX })) {
+    const records = [
+      ...await Array.fromAsync(kv.list<LogoRecord>({ prefix: LOGOS_PREFIX })),
+      ...await Array.fromAsync(kv.list<LogoRecord>({ prefix: WORDMARKS_PREFIX })),
+    ];
+    for (const entry of records) {
       // The value of `["logos", domain]`: the record, with the default rendition's bytes inside.
       const { data, ...rendition } = entry.value.renditions.default;
       assert.ok(data instanceof Uint8Array && data.length === rendition.bytes, "default inside");

@@ -6,6 +6,7 @@ import { startImagePool } from "../../imagecore/image_pool.ts";
 import type { ConnectToMap } from "../../src/discovery/connect_to.ts";
 import { createDiscovery, type DiscoveryConfig } from "../../src/discovery/discover.ts";
 import { LogoStore } from "../../src/store/logo_store.ts";
+import { logosOfType, type TypedLogoStore } from "../../src/store/typed_logo_store.ts";
 import { type FixtureSite, mapHosts, type Route, startSite } from "./discovery_sites.ts";
 
 export const DAY = 24 * 60 * 60 * 1000;
@@ -17,6 +18,8 @@ export const noDns = (name: string): Promise<string[]> =>
 export interface World {
   kv: Deno.Kv;
   store: LogoStore;
+  /** The store's wordmarks; discovery stores into them only when the world was made `wired`. */
+  wordmarks: TypedLogoStore;
   sites: FixtureSite[];
   connectTo: ConnectToMap;
   now: { value: number };
@@ -24,9 +27,14 @@ export interface World {
   close(): Promise<void>;
 }
 
+/**
+ * A world serving `hosts`; with `wired`, discovery stores wordmarks too (`DiscoveryConfig.wordmarks`
+ * is the store's, as the server and the admin CLI give it).
+ */
 export async function world(
   hosts: Record<string, Record<string, Route>>,
   config: Partial<DiscoveryConfig> = {},
+  options: { wired?: boolean } = {},
 ): Promise<World> {
   const kv = await Deno.openKv(":memory:");
   const now = { value: Date.UTC(2026, 0, 1) };
@@ -35,6 +43,7 @@ export async function world(
   const imaging = startImagePool();
   await imaging.ready();
   const store = new LogoStore(kv, { clock, imaging });
+  const wordmarks = logosOfType(store, "logo");
   const sites: Record<string, FixtureSite> = {};
   for (const [host, routes] of Object.entries(hosts)) sites[host] = startSite(routes);
   const connectTo = mapHosts(sites);
@@ -45,11 +54,13 @@ export async function world(
     connectTo,
     resolve: noDns,
     clock,
+    ...(options.wired ? { wordmarks } : {}),
     ...config,
   });
   return {
     kv,
     store,
+    wordmarks,
     sites: Object.values(sites),
     connectTo,
     now,

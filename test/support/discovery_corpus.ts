@@ -100,24 +100,30 @@ async function route(folder: URL, spec: RouteSpec): Promise<Route> {
   throw new Error(`unknown route spec ${JSON.stringify(spec)}`);
 }
 
-/** Every site of the corpus, by folder name. */
-export async function loadCorpus(): Promise<CorpusSite[]> {
-  const sites: CorpusSite[] = [];
-  for await (const entry of Deno.readDir(CORPUS)) {
+/**
+ * Every site of the corpus in `dir` (default the discovery corpus), by folder name. Another
+ * corpus in the same form (`wordmark_corpus/`) declares its own answers: `Site` says which.
+ */
+export async function loadCorpus<Site extends { name: string } = CorpusSite>(
+  dir: URL = CORPUS,
+): Promise<Site[]> {
+  const sites: Site[] = [];
+  for await (const entry of Deno.readDir(dir)) {
     if (!entry.isDirectory) continue;
-    const text = await Deno.readTextFile(new URL(`${entry.name}/site.json`, CORPUS));
+    const text = await Deno.readTextFile(new URL(`${entry.name}/site.json`, dir));
     sites.push({ name: entry.name, ...JSON.parse(text) });
   }
   return sites.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The routes of every site, by host and path, ready for the discovery test world. */
+/** The routes of every site (of the corpus in `dir`), by host and path, for the test world. */
 export async function corpusHosts(
-  sites: CorpusSite[],
+  sites: Pick<CorpusSite, "name" | "routes">[],
+  dir: URL = CORPUS,
 ): Promise<Record<string, Record<string, Route>>> {
   const hosts: Record<string, Record<string, Route>> = {};
   for (const site of sites) {
-    const folder = new URL(`${site.name}/`, CORPUS);
+    const folder = new URL(`${site.name}/`, dir);
     for (const [key, spec] of Object.entries(site.routes)) {
       const slash = key.indexOf("/");
       const host = key.slice(0, slash);
