@@ -21,10 +21,12 @@
  *    `--rounds` rounds of `--seconds`, the stores taking turns within a round so drifting machine
  *    load hits them alike.
  *
- * Prints, per traffic and store: req/s, p50, p99, server CPU µs per request, KV read calls per
- * request, the variant cache's hit ratio, the server's RSS at start (its baseline) and its largest
+ * Prints, per traffic and store: req/s, p50, p99, server CPU µs per request, KV read calls and
+ * keys read per request (a batched `getMany` is one call of several keys), the variant cache's hit ratio, the server's RSS at start (its baseline) and its largest
  * RSS after a round, against 1.5 × (cache budgets + baseline); then the ratios the targets use:
- * req/s ÷ that of the smallest store, and p99 ÷ that of the smallest store.
+ * req/s ÷ that of the smallest store, and p99 ÷ that of the smallest store; and the smallest
+ * store's server CPU per request ÷ this one's, the rate ratio the server's CPU alone predicts (the
+ * steadier figure on a shared machine, where req/s follows what other processes leave).
  *
  * Flags: --counts 1000,30000,100000  --store file|denokv|both (default both)
  *        --traffic zipf,uniform (default both)  --zipf-s 1.0  --seconds 10  --rounds 2
@@ -229,18 +231,19 @@ for (const traffic of traffics) {
   console.log(`\n${trafficName(traffic)} traffic:\n`);
   console.log(
     "| store  |   logos | req/s | p50 ms | p99 ms | server CPU µs/req | denokv CPU µs/req " +
-      "| KV reads/req | variant cache hits | RSS at start MiB | RSS after MiB | RSS ÷ bound " +
-      "| req/s ÷ smallest | p99 ÷ smallest |",
+      "| KV reads/req | KV keys/req | variant cache hits | RSS at start MiB | RSS after MiB | RSS ÷ bound " +
+      "| req/s ÷ smallest | p99 ÷ smallest | smallest's CPU/req ÷ this |",
   );
   console.log(
     "| ------ | ------: | ----: | -----: | -----: | ----------------: | ----------------: " +
-      "| -----------: | -----------------: | ---------------: | ------------: | ----------: " +
-      "| ---------------: | -------------: |",
+      "| -----------: | ----------: | -----------------: | ---------------: | ------------: | ----------: " +
+      "| ---------------: | -------------: | ------------------------: |",
   );
   for (const kind of kinds) {
     const first = runs.get(`${traffic} ${kind} ${counts[0]}`)!;
     const smallestRps = mean(first.map((r) => r.requestsPerSecond));
     const smallestP99 = mean(first.map((r) => r.p99Ms));
+    const smallestCpu = mean(first.map((r) => r.serverCpuUs));
     for (const count of counts) {
       const key = `${traffic} ${kind} ${count}`;
       const rs = runs.get(key)!;
@@ -255,10 +258,12 @@ for (const traffic of traffics) {
           `${mean(rs.map((r) => r.serverCpuUs)).toFixed(0)} | ` +
           `${Number.isNaN(engineCpu) ? "—" : engineCpu.toFixed(0)} | ` +
           `${mean(rs.map((r) => r.kvReadsPerRequest)).toFixed(2)} | ` +
+          `${mean(rs.map((r) => r.kvKeysPerRequest)).toFixed(2)} | ` +
           `${(mean(rs.map((r) => r.variantHitRatio)) * 100).toFixed(0)}% | ` +
           `${(baseline / MiB).toFixed(0)} | ${(rss / MiB).toFixed(0)} | ` +
           `${(rss / (1.5 * (budgetBytes + baseline))).toFixed(2)} | ` +
-          `${(rps / smallestRps).toFixed(2)}× | ${(p99 / smallestP99).toFixed(2)}× |`,
+          `${(rps / smallestRps).toFixed(2)}× | ${(p99 / smallestP99).toFixed(2)}× | ` +
+          `${(smallestCpu / mean(rs.map((r) => r.serverCpuUs))).toFixed(2)}× |`,
       );
     }
   }

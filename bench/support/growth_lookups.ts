@@ -33,6 +33,8 @@ export interface LookupRun extends WrkResult {
   engineCpuUs: number;
   /** KV read calls per request (record, manifest, chunk list, key, limiter…). */
   kvReadsPerRequest: number;
+  /** Keys read per request: the read calls, a batched `getMany` counting each of its keys. */
+  kvKeysPerRequest: number;
   /** Share of render-step lookups answered by the variant cache. */
   variantHitRatio: number;
   /** Responses other than 200. */
@@ -176,6 +178,7 @@ export class GrowthServer {
       serverCpuUs,
       engineCpuUs,
       kvReadsPerRequest: (after.kvReads - before.kvReads) / Math.max(1, answered),
+      kvKeysPerRequest: (after.kvKeys - before.kvKeys) / Math.max(1, answered),
       variantHitRatio: hits / Math.max(1, hits + misses),
       not200: answered - ok,
       rss: after.rss,
