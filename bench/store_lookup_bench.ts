@@ -19,7 +19,9 @@
  *    seeded Zipf stream written to a file beforehand (bench/support/zipf_traffic.ts,
  *    bench/support/listed_domains.lua). A warm-up of `--warmup` seconds, not reported, then
  *    `--rounds` rounds of `--seconds`, the stores taking turns within a round so drifting machine
- *    load hits them alike.
+ *    load hits them alike. Each run goes on with new requests (`BENCH_RUN`: the Zipf list from
+ *    further on, the uniform stream from another seed): a round that replayed the warm-up's
+ *    requests would find in the caches whatever the warm-up left there.
  *
  * Prints, per traffic and store: req/s, p50, p99, server CPU µs per request, KV read calls and
  * keys read per request (a batched `getMany` is one call of several keys), the variant cache's hit ratio, the server's RSS at start (its baseline) and its largest
@@ -51,8 +53,11 @@ import { DEFAULT_SOURCE_CACHE_BYTES } from "../src/http/render_variant.ts";
 
 const ACCESS_TOKEN = "lookup-bench-denokv-access-token-0123456789";
 const LISTED = new URL("./support/listed_domains.lua", import.meta.url).pathname;
-/** Indices in each Zipf request list: more than a run at 20,000 req/s asks for. */
-const ZIPF_LIST_LENGTH = 1_000_000;
+const UNIFORM = new URL("./support/random_domains.lua", import.meta.url).pathname;
+/** Indices in each Zipf request list (each of wrk's 2 threads starts half of it away). */
+const ZIPF_LIST_LENGTH = 2_000_000;
+/** Indices a thread moves on per run: more than one thread asks for in a run of 10 s. */
+const ZIPF_RUN_STRIDE = 150_000;
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -184,6 +189,8 @@ try {
           const key = `${traffic} ${kind} ${store.count}`;
           baselines.set(key, [...(baselines.get(key) ?? []), (await server.stats()).rss]);
         }
+        // Each run of a server goes on with new requests: the warm-up is 0, the rounds 1, 2…
+        const runsOf = servers.map(() => 0);
         const measure = (i: number, secs: number) =>
           servers[i].measure({
             token: stores[i].token,
@@ -193,8 +200,15 @@ try {
             seconds: secs,
             enginePid: engines[i]?.pid,
             traffic: traffic === "zipf"
-              ? { script: LISTED, env: { BENCH_LIST: stores[i].list } }
-              : undefined,
+              ? {
+                script: LISTED,
+                env: {
+                  BENCH_LIST: stores[i].list,
+                  BENCH_RUN: String(runsOf[i]++),
+                  BENCH_STRIDE: String(ZIPF_RUN_STRIDE),
+                },
+              }
+              : { script: UNIFORM, env: { BENCH_RUN: String(runsOf[i]++) } },
           });
         if (warmup > 0) { for (let i = 0; i < stores.length; i++) await measure(i, warmup); }
         for (let round = 1; round <= rounds; round++) {
