@@ -12,6 +12,16 @@
  * whichever is later — up to `maxAgeMs`; whoever hears of a change calls {@link TtlCache.delete}
  * or {@link TtlCache.clear}. When the signal stops confirming, answers fall back to `ttlMs`.
  *
+ * With `secondChance`, eviction follows the second-chance (CLOCK) rule instead of load order: a hit
+ * marks its entry used, and eviction walks from the oldest, moving a used entry that is still live
+ * to the young end (its mark cleared) and dropping the first unused or expired one. Under skewed
+ * traffic the popular keys then stay while one-off keys go, where load order evicted a popular
+ * key as soon as it was the oldest loaded (the logo record cache: issue 34,
+ * bench/results/2026-12-01-store-lookup-zipf.md). A hit never moves its entry itself, so hits do not
+ * churn the `Map`. A moved entry keeps its load time, so expired entries are no longer all at the
+ * old end: those behind a live one are dropped when asked for or reached by eviction, and never
+ * answered.
+ *
  * @example
  * ```ts
  * import { TtlCache } from "./ttl_cache.ts";
@@ -48,6 +58,8 @@ export interface TtlCacheOptions<V> {
   confirmedAt?: () => number;
   /** Longest an answer lives however often it is confirmed, ms; default `ttlMs`. */
   maxAgeMs?: number;
+  /** Evict by the second-chance rule (see the module documentation); default load order. */
+  secondChance?: boolean;
 }
 
 /** Lookups of a cache: answered from memory, and loaded. */
@@ -64,6 +76,8 @@ interface Entry<V> {
   readonly loadedAt: number;
   /** Bytes counted for it, once loaded. */
   bytes: number;
+  /** Hit since it was loaded or last given a second chance (with `secondChance`). */
+  used: boolean;
 }
 
 /** A cache of asynchronous lookups; see the module documentation. */
@@ -78,6 +92,7 @@ export class TtlCache<V> {
   readonly #maxBytes: number;
   readonly #confirmedAt: (() => number) | undefined;
   readonly #maxAgeMs: number;
+  readonly #secondChance: boolean;
   #bytes = 0;
 
   /** Creates an empty cache. */
@@ -91,6 +106,7 @@ export class TtlCache<V> {
     this.#maxBytes = options.maxBytes ?? Infinity;
     this.#confirmedAt = options.confirmedAt;
     this.#maxAgeMs = Math.max(options.maxAgeMs ?? options.ttlMs, options.ttlMs);
+    this.#secondChance = options.secondChance ?? false;
   }
 
   /** Whether `entry` may still be answered at `now`, the signal having confirmed up to `confirmed`. */
@@ -112,6 +128,7 @@ export class TtlCache<V> {
     const hit = this.#entries.get(key);
     if (hit !== undefined) {
       if (this.#live(hit, now, confirmed)) {
+        hit.used = true;
         if (this.#counts !== undefined) this.#counts.hits++;
         return hit.value;
       }
@@ -121,7 +138,7 @@ export class TtlCache<V> {
     if (loader === undefined) throw new TypeError("Cannot load a cache entry: no loader given");
     if (this.#counts !== undefined) this.#counts.misses++;
     const value = loader(key);
-    const entry: Entry<V> = { value, loadedAt: now, bytes: 0 };
+    const entry: Entry<V> = { value, loadedAt: now, bytes: 0, used: false };
     value.then((loaded) => {
       if (this.#sizeOf === undefined || this.#entries.get(key) !== entry) return;
       const bytes = this.#sizeOf(loaded);
@@ -129,22 +146,34 @@ export class TtlCache<V> {
       if (bytes > this.#maxBytes) return this.delete(key);
       entry.bytes = bytes;
       this.#bytes += bytes;
-      this.#evict(0);
+      this.#evict(0, this.#clock(), this.#confirmedAt?.() ?? -Infinity);
     }, () => {
       if (this.#entries.get(key) === entry) this.delete(key);
     });
-    this.#evict(1);
+    this.#evict(1, now, confirmed);
     this.#entries.set(key, entry);
     return value;
   }
 
-  /** Drops the oldest entries until `room` more fit under `maxEntries` and `maxBytes` holds. */
-  #evict(room: number): void {
+  /**
+   * Drops the oldest entries (with `secondChance`, the oldest unused or expired at `now`) until
+   * `room` more fit under `maxEntries` and `maxBytes` holds.
+   */
+  #evict(room: number, now: number, confirmed: number): void {
     while (
       this.#entries.size > 0 &&
       (this.#entries.size + room > this.#maxEntries || this.#bytes > this.#maxBytes)
     ) {
-      this.delete(this.#entries.keys().next().value!);
+      const [key, entry] = this.#entries.entries().next().value!;
+      if (this.#secondChance && entry.used && this.#live(entry, now, confirmed)) {
+        // Its second chance: to the young end, unmarked. Each entry moves at most once per pass,
+        // so the walk ends.
+        entry.used = false;
+        this.#entries.delete(key);
+        this.#entries.set(key, entry);
+        continue;
+      }
+      this.delete(key);
     }
   }
 
@@ -153,6 +182,7 @@ export class TtlCache<V> {
    * `maxEntries` stale answers, records with their bytes included, until pushed out). Entries are
    * in load order and how long one lives grows with its load time, so the expired ones come first:
    * the walk stops at the first live one, which keeps each call's cost at what it drops plus one.
+   * (With `secondChance`, entries given a second chance break the order: see the module doc.)
    */
   #dropExpired(now: number, confirmed: number): void {
     for (const [key, entry] of this.#entries) {

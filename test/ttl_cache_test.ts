@@ -174,3 +174,72 @@ Deno.test("TtlCache.clear forgets every key and every byte", async () => {
   assert.deepEqual(loads, ["a", "bb", "a"]);
   assert.equal(cache.bytes, 1);
 });
+
+Deno.test("TtlCache with secondChance keeps a key hit since its load over an older unused one", async () => {
+  const { loads, load } = counting();
+  const cache = new TtlCache<number>({ ttlMs: 1_000, maxEntries: 3, load, secondChance: true });
+  for (const key of ["a", "b", "c"]) await cache.get(key);
+  await cache.get("a"); // a hit: a is kept at the next eviction, b (unused, next oldest) goes
+  await cache.get("d");
+  assert.deepEqual(loads, ["a", "b", "c", "d"]);
+  await cache.get("a");
+  await cache.get("c");
+  assert.equal(loads.length, 4, "a and c still held");
+  await cache.get("b");
+  assert.equal(loads.length, 5, "b was evicted");
+  // Without secondChance the same sequence evicts the oldest loaded, a, although it was hit.
+  const fifo = counting();
+  const plain = new TtlCache<number>({ ttlMs: 1_000, maxEntries: 3, load: fifo.load });
+  for (const key of ["a", "b", "c"]) await plain.get(key);
+  await plain.get("a");
+  await plain.get("d");
+  await plain.get("a");
+  assert.deepEqual(fifo.loads, ["a", "b", "c", "d", "a"]);
+});
+
+Deno.test("TtlCache with secondChance gives no second chance to an expired entry", async () => {
+  const clock = { now: 0 };
+  const { loads, load } = counting();
+  const cache = new TtlCache<number>({
+    ttlMs: 100,
+    maxEntries: 3,
+    clock: () => clock.now,
+    load,
+    secondChance: true,
+  });
+  await cache.get("a"); // loaded at 0
+  clock.now = 60;
+  await cache.get("bb");
+  await cache.get("a");
+  clock.now = 70;
+  await cache.get("ccc");
+  clock.now = 80;
+  await cache.get("dddd"); // a (used) moves to the young end, bb (unused) goes: ccc, a, dddd
+  clock.now = 90;
+  await cache.get("a");
+  await cache.get("ccc");
+  clock.now = 110; // a expired; ccc, the oldest, is live
+  await cache.get("eeeee"); // ccc (used) moves; a is used but expired: it goes, not dddd
+  await cache.get("dddd");
+  await cache.get("ccc");
+  assert.deepEqual(loads, ["a", "bb", "ccc", "dddd", "eeeee"]);
+  assert.equal(cache.size, 3);
+});
+
+Deno.test("TtlCache with secondChance and sizeOf stays under maxBytes", async () => {
+  const { load } = counting();
+  const cache = new TtlCache<number>({
+    ttlMs: 1_000,
+    maxEntries: 100,
+    load,
+    sizeOf: (n) => n,
+    maxBytes: 10,
+    secondChance: true,
+  });
+  for (const key of ["aaaa", "bbbb"]) await cache.get(key);
+  await cache.get("aaaa");
+  await cache.get("bbbb");
+  await cache.get("cccc"); // 12 bytes > 10: one of the two used entries goes after their chance
+  assert.ok(cache.bytes <= 10, `bytes ${cache.bytes}`);
+  assert.equal(cache.size, 2);
+});

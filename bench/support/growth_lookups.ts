@@ -33,6 +33,8 @@ export interface LookupRun extends WrkResult {
   engineCpuUs: number;
   /** KV read calls per request (record, manifest, chunk list, key, limiter…). */
   kvReadsPerRequest: number;
+  /** Keys read per request: the read calls, a batched `getMany` counting each of its keys. */
+  kvKeysPerRequest: number;
   /** Share of render-step lookups answered by the variant cache. */
   variantHitRatio: number;
   /** Responses other than 200. */
@@ -57,6 +59,11 @@ export interface LookupOptions {
   connections?: number;
   /** The engine's process id, to report its CPU per request too. */
   enginePid?: number;
+  /**
+   * Another wrk script to shape the requests (default `random_domains.lua`: uniform draws) and
+   * the environment it reads besides the token, seed, count, query and `BENCH_THREADS`.
+   */
+  traffic?: { script: string; env: Record<string, string> };
 }
 
 /** A running `growth_server.ts`. */
@@ -72,11 +79,19 @@ export class GrowthServer {
   readonly recordTtlMs: number;
   /** Render workers it runs with (0: renders inline). */
   readonly renderWorkers: number;
+  /** The record-cache budget it runs with, bytes. */
+  readonly logoCacheBytes: number;
 
   private constructor(
     child: Deno.ChildProcess,
     output: AsyncIterator<string>,
-    info: { port: number; variantCacheBytes: number; recordTtlMs: number; renderWorkers: number },
+    info: {
+      port: number;
+      variantCacheBytes: number;
+      recordTtlMs: number;
+      renderWorkers: number;
+      logoCacheBytes: number;
+    },
   ) {
     this.#child = child;
     this.#lines = output;
@@ -85,6 +100,7 @@ export class GrowthServer {
     this.variantCacheBytes = info.variantCacheBytes;
     this.recordTtlMs = info.recordTtlMs;
     this.renderWorkers = info.renderWorkers;
+    this.logoCacheBytes = info.logoCacheBytes;
   }
 
   /** Starts the server with `env` and `args` (cache budgets); resolves once it listens. */
@@ -136,12 +152,14 @@ export class GrowthServer {
       seconds: options.seconds,
       connections: options.connections ?? 50,
       threads: 2,
-      script: SCRIPT,
+      script: options.traffic?.script ?? SCRIPT,
       env: {
         BENCH_TOKEN: options.token,
         BENCH_SEED: String(options.seed),
         BENCH_COUNT: String(options.count),
         BENCH_QUERY: options.query,
+        BENCH_THREADS: "2",
+        ...options.traffic?.env,
       },
     });
     const requests = Math.max(1, result.requests);
@@ -160,6 +178,7 @@ export class GrowthServer {
       serverCpuUs,
       engineCpuUs,
       kvReadsPerRequest: (after.kvReads - before.kvReads) / Math.max(1, answered),
+      kvKeysPerRequest: (after.kvKeys - before.kvKeys) / Math.max(1, answered),
       variantHitRatio: hits / Math.max(1, hits + misses),
       not200: answered - ok,
       rss: after.rss,

@@ -32,6 +32,8 @@ import type { VariantCacheStats } from "../../src/http/variant_cache.ts";
 export interface GrowthServerStats {
   /** KV read calls so far (`get`, `getMany`, `list`). */
   kvReads: number;
+  /** Keys read by those calls so far (a `getMany` of 10 counts 10, a `list` 1). */
+  kvKeys: number;
   /** Responses by status. */
   statuses: Record<string, number>;
   /** The rendered-variant cache (default renditions read from KV are kept there too). */
@@ -46,22 +48,25 @@ export interface GrowthServerStats {
   external: number;
 }
 
-/** Patches `kv` so every read call is counted; returns the live counter. */
-function countReads(kv: Deno.Kv): { reads: number } {
-  const counter = { reads: 0 };
+/** Patches `kv` so every read call (and key read) is counted; returns the live counter. */
+function countReads(kv: Deno.Kv): { reads: number; keys: number } {
+  const counter = { reads: 0, keys: 0 };
   const get = kv.get.bind(kv);
   const getMany = kv.getMany.bind(kv);
   const list = kv.list.bind(kv);
   kv.get = ((...args: Parameters<Deno.Kv["get"]>) => {
     counter.reads++;
+    counter.keys++;
     return get(...args);
   }) as Deno.Kv["get"];
   kv.getMany = ((...args: Parameters<Deno.Kv["getMany"]>) => {
     counter.reads++;
+    counter.keys += args[0].length;
     return getMany(...args);
   }) as Deno.Kv["getMany"];
   kv.list = ((...args: Parameters<Deno.Kv["list"]>) => {
     counter.reads++;
+    counter.keys++;
     return list(...args);
   }) as Deno.Kv["list"];
   return counter;
@@ -138,6 +143,7 @@ if (import.meta.main) {
       const { rss, heapUsed, external } = Deno.memoryUsage();
       const stats: GrowthServerStats = {
         kvReads: counter.reads,
+        kvKeys: counter.keys,
         statuses: { ...statuses },
         variants: app.stats().variants,
         records: app.stats().records,

@@ -65,6 +65,7 @@ import {
 import { createRequestParser } from "./request_options.ts";
 import { createHostCheck } from "./request_target.ts";
 import { createResolver, LOGO_CACHE_TTL_MS } from "./resolve_logo.ts";
+import { batchedRecordReads } from "../store/batched_record_reads.ts";
 import {
   etagMatches,
   type Log,
@@ -203,7 +204,8 @@ export function createApp(deps: AppDeps): App {
     counts: keyCounts,
   });
   const resolve = createResolver({
-    logos,
+    // LogoStore.get's read, batched under load (issue 34).
+    logos: batchedRecordReads(kv),
     clock,
     ttlMs: deps.logoCacheTtlMs ?? LOGO_CACHE_TTL_MS,
     maxBytes: deps.logoCacheBytes,

@@ -28,7 +28,7 @@
  * A record carries its default rendition's bytes (`src/store/inline_rendition.ts`), so
  * the cache is bounded in bytes (`maxBytes`, default {@link LOGO_CACHE_MAX_BYTES}, counted by
  * {@link recordCacheBytes}); each entry counts at least {@link RECORD_OVERHEAD_BYTES}, which bounds
- * the entries too.
+ * the entries too. Past the budget, the least recently used go first (`TtlCache`'s second chance).
  *
  * @example
  * ```ts
@@ -176,6 +176,8 @@ export function createResolver(options: ResolverOptions): Resolver {
     counts: options.counts,
     confirmedAt: changes && (() => changes.confirmedAt()),
     maxAgeMs: changes && LOGO_CACHE_MAX_AGE_MS,
+    // Popular domains stay while one-off ones go (skewed traffic: issue 34).
+    secondChance: true,
   });
   const unsubscribe = changes?.subscribe({
     changed: (domains) => {
