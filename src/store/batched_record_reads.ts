@@ -23,7 +23,8 @@
  * ```
  * @module
  */
-import { logoKey } from "./keyspace.ts";
+import { logoRecordKey } from "./keyspace.ts";
+import type { LogoType } from "../sdk/logo_options.ts";
 import type { LogoRecord } from "./logo_record.ts";
 
 /** Most keys in one read: `kv.getMany`'s limit. */
@@ -34,12 +35,12 @@ export const RECORD_READS_IN_FLIGHT = 4;
 
 /** The record read of `LogoStore.get`, batched. */
 export interface RecordReads {
-  /** The record of `domain`, or `null`. */
-  get(domain: string): Promise<LogoRecord | null>;
+  /** The record of `domain`'s image of type `type` (default `icon`), or `null`: `LogoStore.get`'s. */
+  get(domain: string, type?: LogoType): Promise<LogoRecord | null>;
 }
 
 interface Waiting {
-  readonly domain: string;
+  readonly key: Deno.KvKey;
   readonly resolve: (record: LogoRecord | null) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -55,10 +56,10 @@ export function batchedRecordReads(
   async function read(batch: Waiting[]): Promise<void> {
     try {
       if (batch.length === 1) {
-        batch[0].resolve((await kv.get<LogoRecord>(logoKey(batch[0].domain))).value);
+        batch[0].resolve((await kv.get<LogoRecord>(batch[0].key)).value);
         return;
       }
-      const entries = await kv.getMany<LogoRecord[]>(batch.map((w) => logoKey(w.domain)));
+      const entries = await kv.getMany<LogoRecord[]>(batch.map((w) => w.key));
       for (let i = 0; i < batch.length; i++) batch[i].resolve(entries[i].value);
     } catch (error) {
       for (const w of batch) w.reject(error);
@@ -85,9 +86,10 @@ export function batchedRecordReads(
   }
 
   return {
-    get(domain) {
+    get(domain, type = "icon") {
+      const key = logoRecordKey(type, domain);
       return new Promise((resolve, reject) => {
-        waiting.push({ domain, resolve, reject });
+        waiting.push({ key, resolve, reject });
         start();
       });
     },
