@@ -2,10 +2,10 @@
  * `deno run --allow-all bench/theme_bench.ts`: what the theme step costs. Each input is
  * transformed to `BENCH_THEME_WIDTH` px wide PNG (default 800) without a theme, with `light` and
  * with `dark`; prints the median ms of each whole call, the median ms of the theme stage alone
- * (timed inside WASM by `transformStages`), and whether the theme inverted it. The inputs: the
+ * (timed inside WASM by `transformStages`), and whether the theme changed a colour. The inputs: the
  * demo logos, two of the render benchmark's 512-px logos (a hue gradient inside a translucent
  * ring: thousands of colours on the outline), and a worst case, a translucent image of random
- * colours: every pixel a new palette entry, each judged in OKLab
+ * colours: every pixel a new palette entry, none of them a part
  * (imagecore/src/colour/theme.rs).
  * @module
  */

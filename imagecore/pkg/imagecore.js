@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=c87982e184401702ddd81c58491be535e80f03c4c11f69608de1e79e1a0303af wasm-sha256=eaa8753711055f0fdf76ea0275502c8cea7a2e97795bf2010b7fbc586e51eb75 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=49dd5ecc98485cdc8a458f253af58b7674f26dde1471022f16f2cb0887bc8e1d wasm-sha256=b9528405b6b362dfbf583b915937966a1ca7b8709232ed75b99e96ea7b48dce1 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

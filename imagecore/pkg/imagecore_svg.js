@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=c87982e184401702ddd81c58491be535e80f03c4c11f69608de1e79e1a0303af wasm-sha256=52baf99a6c0048f68a2fc3f51095d3b6946277cf039a2f60b01a712b62d7c3bc rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=49dd5ecc98485cdc8a458f253af58b7674f26dde1471022f16f2cb0887bc8e1d wasm-sha256=f33a9d03c8b0a831b82d61013650a911e0edf018c3502850ab16f5851dd515d5 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -31,7 +31,7 @@ use crate::colour::contrast_target::reach_either;
 pub use crate::colour::contrast_target::{AIM, READS};
 use crate::colour::lightness::{contrast, luminance};
 use crate::colour::theme_palette::Palette;
-use crate::colour::theme_parts::{fit, select_parts, Fit};
+use crate::colour::theme_parts::{fit, nearest, select_parts};
 use crate::colour::theme_regions::{seen, Seen};
 
 /// Most distinct visible colours a themed logo may have; a logo with more is left alone (rule 2),
@@ -94,7 +94,16 @@ impl Recolouring {
 /// How many of the pixel at index `i`'s four neighbours have exactly its RGBA.
 fn same_neighbours(pixels: &[u8], width: usize, height: usize, i: usize) -> u32 {
     let (x, y) = (i % width, i / width);
-    let same = |j: usize| pixels[j * 4..j * 4 + 4] == pixels[i * 4..i * 4 + 4];
+    let word = |j: usize| {
+        u32::from_ne_bytes([
+            pixels[j * 4],
+            pixels[j * 4 + 1],
+            pixels[j * 4 + 2],
+            pixels[j * 4 + 3],
+        ])
+    };
+    let here = word(i);
+    let same = |j: usize| word(j) == here;
     u32::from(x > 0 && same(i - 1))
         + u32::from(x + 1 < width && same(i + 1))
         + u32::from(y > 0 && same(i - width))
@@ -102,8 +111,8 @@ fn same_neighbours(pixels: &[u8], width: usize, height: usize, i: usize) -> u32 
 }
 
 /// A plan for the logo in straight-alpha RGBA8 `pixels`, rows of `width` pixels, and the palette
-/// and fits it was made from; `None` when the theme leaves the logo alone.
-fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Palette, Vec<Fit>)> {
+/// it was made from; `None` when the theme leaves the logo alone.
+fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Palette)> {
     let width = width as usize;
     if width == 0 || pixels.chunks_exact(4).all(|p| p[3] == 255) {
         return None; // rule 1
@@ -122,10 +131,13 @@ fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Pa
     if lum.iter().all(|&l| contrast(l, page) >= READS) {
         return None; // every part reads on the page, wherever it lies
     }
-    let fits: Vec<Fit> = palette.entries.iter().map(|e| fit(e.rgb, &parts)).collect();
+    let regions: Vec<usize> = palette
+        .entries
+        .iter()
+        .map(|e| nearest(e.rgb, &parts))
+        .collect();
     let (seen, order) = seen(pixels, width, parts.len(), |i| {
-        let at = palette.find(&pixels[i * 4..i * 4 + 3]).unwrap_or(0);
-        fits[at].part()
+        regions[palette.find(&pixels[i * 4..i * 4 + 3]).unwrap_or(0)]
     });
     let mut mapped = parts.clone();
     for p in order {
@@ -145,7 +157,7 @@ fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Pa
             }
         };
     }
-    (mapped != parts).then_some((Recolouring { parts, mapped }, palette, fits))
+    (mapped != parts).then_some((Recolouring { parts, mapped }, palette))
 }
 
 /// What the theme would do to the logo in straight-alpha RGBA8 `pixels`, rows of `width`
@@ -163,7 +175,7 @@ fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Pa
 /// assert!(plan(&mark, 16, Theme::Light).is_none());
 /// ```
 pub fn plan(pixels: &[u8], width: u32, theme: Theme) -> Option<Recolouring> {
-    plan_with(pixels, width, theme).map(|(recolouring, _, _)| recolouring)
+    plan_with(pixels, width, theme).map(|(recolouring, _)| recolouring)
 }
 
 /// Applies `theme` to straight-alpha RGBA8 `pixels`, rows of `width` pixels; returns whether any
@@ -181,14 +193,13 @@ pub fn plan(pixels: &[u8], width: u32, theme: Theme) -> Option<Recolouring> {
 /// assert_eq!((pixels[3], &pixels[60..63], pixels[63]), (255, &pixels[0..3], 128));
 /// ```
 pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
-    let Some((recolouring, mut palette, fits)) = plan_with(pixels, width, theme) else {
+    let Some((recolouring, mut palette)) = plan_with(pixels, width, theme) else {
         return false;
     };
     let new: Vec<[u8; 3]> = palette
         .entries
         .iter()
-        .zip(&fits)
-        .map(|(e, f)| f.map(e.rgb, &recolouring.parts, &recolouring.mapped))
+        .map(|e| recolouring.map(e.rgb))
         .collect();
     for pixel in pixels.chunks_exact_mut(4).filter(|p| p[3] > 0) {
         if let Some(at) = palette.find(pixel) {
