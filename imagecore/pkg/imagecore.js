@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=49dd5ecc98485cdc8a458f253af58b7674f26dde1471022f16f2cb0887bc8e1d wasm-sha256=b9528405b6b362dfbf583b915937966a1ca7b8709232ed75b99e96ea7b48dce1 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=e0f9244d9474f2a0f0360c090a43e066f928646068366c14b752d8e12ed633a2 wasm-sha256=924892b515e04215e3c938616fe1470d24645752fe3ead7f16a7f12aba6fdaa0 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

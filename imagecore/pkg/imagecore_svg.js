@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=49dd5ecc98485cdc8a458f253af58b7674f26dde1471022f16f2cb0887bc8e1d wasm-sha256=f33a9d03c8b0a831b82d61013650a911e0edf018c3502850ab16f5851dd515d5 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=e0f9244d9474f2a0f0360c090a43e066f928646068366c14b752d8e12ed633a2 wasm-sha256=e43a755999d82ecd05da7a88898beddb8252377d8f2cbcf87f37058058fcbfed rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -74,6 +74,20 @@ pub struct Recolouring {
     pub parts: Vec<[u8; 3]>,
     /// The colour each part becomes (its own colour where it reads).
     pub mapped: Vec<[u8; 3]>,
+    /// For each part that moved, the contrast it was moved to: see [`Target`].
+    pub targets: Vec<Option<Target>>,
+}
+
+/// The contrast a moved part was given: `aim` against luminance `against` (the page, or the
+/// recoloured part around it), reached by moving lighter (`lighter`) or darker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Target {
+    /// Luminance of what the part is seen against, after the theme.
+    pub against: f32,
+    /// Contrast it was given.
+    pub aim: f32,
+    /// Whether it was moved lighter.
+    pub lighter: bool,
 }
 
 impl Recolouring {
@@ -82,12 +96,44 @@ impl Recolouring {
     ///
     /// ```
     /// use imagecore::colour::theme::Recolouring;
-    /// let black_to_grey = Recolouring { parts: vec![[0, 0, 0]], mapped: vec![[120, 120, 120]] };
+    /// let black_to_grey = Recolouring {
+    ///     parts: vec![[0, 0, 0]],
+    ///     mapped: vec![[120, 120, 120]],
+    ///     targets: vec![None],
+    /// };
     /// assert_eq!(black_to_grey.map([0, 0, 0]), [120, 120, 120]);
     /// assert_eq!(black_to_grey.map([4, 4, 4]), [124, 124, 124]);
     /// ```
     pub fn map(&self, rgb: [u8; 3]) -> [u8; 3] {
         fit(rgb, &self.parts).map(rgb, &self.parts, &self.mapped)
+    }
+
+    /// [`Recolouring::map`] of a colour that fills a whole shape (an SVG document's colour, not a
+    /// pixel of an edge or a seam): when the part it is most like moved, the mapped colour is also
+    /// given that part's [`Target`], so a gradient stop between two steps the drawing showed
+    /// reads as the steps do.
+    ///
+    /// ```
+    /// use imagecore::colour::theme::{Recolouring, Target};
+    /// let black_to_grey = Recolouring {
+    ///     parts: vec![[0, 0, 0]],
+    ///     mapped: vec![[94, 94, 94]],
+    ///     targets: vec![Some(Target { against: 0.0, aim: 3.2, lighter: true })],
+    /// };
+    /// // Mapped alone, [0, 0, 9] would follow black by its residual; as a whole colour it also
+    /// // reads on the page.
+    /// let out = black_to_grey.map_whole([0, 0, 9]);
+    /// assert!(imagecore::colour::lightness::contrast(imagecore::colour::lightness::luminance(out), 0.0) >= 3.2);
+    /// ```
+    pub fn map_whole(&self, rgb: [u8; 3]) -> [u8; 3] {
+        let f = fit(rgb, &self.parts);
+        let mapped = f.map(rgb, &self.parts, &self.mapped);
+        match self.targets[f.main()] {
+            Some(t) if contrast(luminance(mapped), t.against) < t.aim.min(READS) => {
+                reach_either(mapped, t.against, t.aim, t.lighter)
+            }
+            _ => mapped,
+        }
     }
 }
 
@@ -140,24 +186,38 @@ fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Pa
         regions[palette.find(&pixels[i * 4..i * 4 + 3]).unwrap_or(0)]
     });
     let mut mapped = parts.clone();
+    let mut targets = vec![None; parts.len()];
     for p in order {
-        mapped[p] = match seen[p] {
-            Seen::OnPage if contrast(lum[p], page) >= READS => parts[p],
-            Seen::OnPage => reach_either(parts[p], page, AIM, theme == Theme::Dark),
+        let target = match seen[p] {
+            Seen::OnPage if contrast(lum[p], page) >= READS => None,
+            Seen::OnPage => Some(Target {
+                against: page,
+                aim: AIM,
+                lighter: theme == Theme::Dark,
+            }),
             Seen::Inside(q) => {
                 let had = contrast(lum[p], lum[q]);
-                let need = had.min(READS);
                 let around = luminance(mapped[q]);
-                if contrast(lum[p], around) >= need {
-                    parts[p]
-                } else {
-                    let aim = if had >= READS { AIM } else { had };
-                    reach_either(parts[p], around, aim, lum[p] > lum[q])
-                }
+                (contrast(lum[p], around) < had.min(READS)).then(|| Target {
+                    against: around,
+                    aim: if had >= READS { AIM } else { had },
+                    lighter: lum[p] > lum[q],
+                })
             }
         };
+        if let Some(t) = target {
+            mapped[p] = reach_either(parts[p], t.against, t.aim, t.lighter);
+        }
+        targets[p] = target;
     }
-    (mapped != parts).then_some((Recolouring { parts, mapped }, palette))
+    (mapped != parts).then_some((
+        Recolouring {
+            parts,
+            mapped,
+            targets,
+        },
+        palette,
+    ))
 }
 
 /// What the theme would do to the logo in straight-alpha RGBA8 `pixels`, rows of `width`

@@ -44,6 +44,11 @@ pub(crate) struct Fit {
 }
 
 impl Fit {
+    /// The part the colour is most of: the nearer end of its blend.
+    pub(crate) fn main(&self) -> usize {
+        usize::from(if self.t < 0.5 { self.a } else { self.b })
+    }
+
     /// The colour `rgb` (the one fitted) once the parts are recoloured from `parts` to `mapped`:
     /// itself when neither of its parts changed, else the same blend of the new colours plus the
     /// same residual.
