@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=e0f9244d9474f2a0f0360c090a43e066f928646068366c14b752d8e12ed633a2 wasm-sha256=924892b515e04215e3c938616fe1470d24645752fe3ead7f16a7f12aba6fdaa0 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=2df69c6951ca264a0c9624642b435a5f3041033487a7599ab21661d2f316ce0d wasm-sha256=deaf9b9afdc41ff642a2671313e4e8b740d18fcec04082187db36e07e1307b3c rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=e0f9244d9474f2a0f0360c090a43e066f928646068366c14b752d8e12ed633a2 wasm-sha256=e43a755999d82ecd05da7a88898beddb8252377d8f2cbcf87f37058058fcbfed rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=2df69c6951ca264a0c9624642b435a5f3041033487a7599ab21661d2f316ce0d wasm-sha256=84dbdbaa303b6334c5610ff99fa346ccd560d4ec5e123bdb62271b14402f3148 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

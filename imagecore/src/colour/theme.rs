@@ -114,16 +114,18 @@ impl Recolouring {
     /// reads as the steps do.
     ///
     /// ```
+    /// use imagecore::colour::lightness::{contrast, luminance};
     /// use imagecore::colour::theme::{Recolouring, Target};
-    /// let black_to_grey = Recolouring {
-    ///     parts: vec![[0, 0, 0]],
+    /// // A near-black part lifted to a grey that reads on a black page.
+    /// let lifted = Recolouring {
+    ///     parts: vec![[20, 20, 20]],
     ///     mapped: vec![[94, 94, 94]],
     ///     targets: vec![Some(Target { against: 0.0, aim: 3.2, lighter: true })],
     /// };
-    /// // Mapped alone, [0, 0, 9] would follow black by its residual; as a whole colour it also
-    /// // reads on the page.
-    /// let out = black_to_grey.map_whole([0, 0, 9]);
-    /// assert!(imagecore::colour::lightness::contrast(imagecore::colour::lightness::luminance(out), 0.0) >= 3.2);
+    /// // Black, darker than the part, follows it by its residual and falls short of 3:1 ...
+    /// assert!(contrast(luminance(lifted.map([0, 0, 0])), 0.0) < 3.0);
+    /// // ... but as a whole colour it is given the part's contrast.
+    /// assert!(contrast(luminance(lifted.map_whole([0, 0, 0])), 0.0) >= 3.2);
     /// ```
     pub fn map_whole(&self, rgb: [u8; 3]) -> [u8; 3] {
         let f = fit(rgb, &self.parts);
@@ -156,18 +158,21 @@ fn same_neighbours(pixels: &[u8], width: usize, height: usize, i: usize) -> u32 
         + u32::from(y + 1 < height && same(i + width))
 }
 
-/// A plan for the logo in straight-alpha RGBA8 `pixels`, rows of `width` pixels, and the palette
-/// it was made from; `None` when the theme leaves the logo alone.
-fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Palette)> {
+/// A plan for the logo in straight-alpha RGBA8 `pixels`, rows of `width` pixels, with the palette
+/// it was made from and each pixel's index in it (2 bytes a pixel, so later passes hash nothing);
+/// `None` when the theme leaves the logo alone.
+fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Palette, Vec<u16>)> {
     let width = width as usize;
     if width == 0 || pixels.chunks_exact(4).all(|p| p[3] == 255) {
         return None; // rule 1
     }
     let height = pixels.len() / 4 / width;
     let mut palette = Palette::new();
+    let mut index = vec![0u16; pixels.len() / 4];
     for (i, pixel) in pixels.chunks_exact(4).enumerate() {
         if pixel[3] > 0 {
-            palette.add(pixel, same_neighbours(pixels, width, height, i))?; // rule 2
+            index[i] = palette.add(pixel, same_neighbours(pixels, width, height, i))?;
+            // rule 2
         }
     }
     let chosen = select_parts(&palette.entries);
@@ -183,7 +188,7 @@ fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Pa
         .map(|e| nearest(e.rgb, &parts))
         .collect();
     let (seen, order) = seen(pixels, width, parts.len(), |i| {
-        regions[palette.find(&pixels[i * 4..i * 4 + 3]).unwrap_or(0)]
+        regions[usize::from(index[i])]
     });
     let mut mapped = parts.clone();
     let mut targets = vec![None; parts.len()];
@@ -217,6 +222,7 @@ fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Pa
             targets,
         },
         palette,
+        index,
     ))
 }
 
@@ -235,7 +241,7 @@ fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Pa
 /// assert!(plan(&mark, 16, Theme::Light).is_none());
 /// ```
 pub fn plan(pixels: &[u8], width: u32, theme: Theme) -> Option<Recolouring> {
-    plan_with(pixels, width, theme).map(|(recolouring, _)| recolouring)
+    plan_with(pixels, width, theme).map(|(recolouring, _, _)| recolouring)
 }
 
 /// Applies `theme` to straight-alpha RGBA8 `pixels`, rows of `width` pixels; returns whether any
@@ -253,7 +259,7 @@ pub fn plan(pixels: &[u8], width: u32, theme: Theme) -> Option<Recolouring> {
 /// assert_eq!((pixels[3], &pixels[60..63], pixels[63]), (255, &pixels[0..3], 128));
 /// ```
 pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
-    let Some((recolouring, mut palette)) = plan_with(pixels, width, theme) else {
+    let Some((recolouring, palette, index)) = plan_with(pixels, width, theme) else {
         return false;
     };
     let new: Vec<[u8; 3]> = palette
@@ -261,9 +267,9 @@ pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
         .iter()
         .map(|e| recolouring.map(e.rgb))
         .collect();
-    for pixel in pixels.chunks_exact_mut(4).filter(|p| p[3] > 0) {
-        if let Some(at) = palette.find(pixel) {
-            pixel[..3].copy_from_slice(&new[at]);
+    for (pixel, &at) in pixels.chunks_exact_mut(4).zip(&index) {
+        if pixel[3] > 0 {
+            pixel[..3].copy_from_slice(&new[usize::from(at)]);
         }
     }
     true
