@@ -78,7 +78,7 @@ export interface TransformResult {
   height: number;
   /** Output encoding. */
   format: OutputFormat;
-  /** Whether the theme step inverted the logo. */
+  /** Whether the theme step changed any colour (named when the theme inverted whole logos). */
   inverted: boolean;
 }
 

@@ -3,8 +3,10 @@
 //!
 //! Each picture is one logo in four panels: as stored on a white page, `theme=light` on a white
 //! page, as stored on a black page, `theme=dark` on a black page. The logos are the ones
-//! tests/theme.rs pins.
+//! tests/theme.rs and tests/theme_contrast.rs pin.
 
+#[path = "../tests/common/part_logos.rs"]
+mod part_logos;
 #[path = "../tests/common/theme_logos.rs"]
 mod theme_logos;
 
@@ -17,13 +19,14 @@ use theme_logos::{self as logos, BLACK, INDIGO, RED, WHITE, YELLOW};
 
 const PAD: u32 = 12;
 
-/// `logo` through the pipeline with `theme`, as RGBA pixels.
-fn render(logo: &RgbaImage, theme: Option<Theme>) -> RgbaImage {
+/// `logo` through the pipeline with `theme` (and `greyscale`), as RGBA pixels.
+fn render(logo: &RgbaImage, theme: Option<Theme>, greyscale: bool) -> RgbaImage {
     let mut source = Vec::new();
     logo.write_to(&mut std::io::Cursor::new(&mut source), ImageFormat::Png)
         .expect("encode");
     let options = Options {
         theme,
+        greyscale,
         format: OutputFormat::Png,
         ..Options::default()
     };
@@ -48,7 +51,7 @@ fn composite(canvas: &mut RgbaImage, logo: &RgbaImage, page: [u8; 3], x: u32, y:
     }
 }
 
-fn picture(logo: &RgbaImage) -> RgbaImage {
+fn picture(logo: &RgbaImage, greyscale: bool) -> RgbaImage {
     let (w, h) = (logo.width() + 2 * PAD, logo.height() + 2 * PAD);
     let mut canvas = RgbaImage::new(4 * w, h);
     let panels = [
@@ -64,7 +67,13 @@ fn picture(logo: &RgbaImage) -> RgbaImage {
                 canvas.put_pixel(x, y, Rgba([page[0], page[1], page[2], 255]));
             }
         }
-        composite(&mut canvas, &render(logo, theme), page, x0 + PAD, PAD);
+        composite(
+            &mut canvas,
+            &render(logo, theme, greyscale),
+            page,
+            x0 + PAD,
+            PAD,
+        );
     }
     canvas
 }
@@ -73,19 +82,24 @@ fn main() {
     let folder = std::env::args()
         .nth(1)
         .expect("usage: theme_pictures FOLDER");
+    let parts = part_logos::all();
+    let (green, badge) = (parts[0].draw(), parts[2].draw());
     let cases = [
-        ("black_mark", logos::mark(BLACK)),
-        ("white_mark", logos::mark(WHITE)),
-        ("orange_badge", logos::orange_badge()),
-        ("indigo_mark", logos::mark(INDIGO)),
-        ("two_colour", logos::two_colour(RED, BLACK)),
-        ("yellow_mark", logos::mark(YELLOW)),
-        ("opaque_tile", logos::opaque_tile()),
+        ("green_tile", green.clone(), false),
+        ("green_tile_grey", green, true),
+        ("black_badge", badge, false),
+        ("black_mark", logos::mark(BLACK), false),
+        ("white_mark", logos::mark(WHITE), false),
+        ("orange_badge", logos::orange_badge(), false),
+        ("indigo_mark", logos::mark(INDIGO), false),
+        ("two_colour", logos::two_colour(RED, BLACK), false),
+        ("yellow_mark", logos::mark(YELLOW), false),
+        ("opaque_tile", logos::opaque_tile(), false),
     ];
-    for (name, logo) in cases {
+    for (name, logo, greyscale) in cases {
         let path = format!("{folder}/{name}.png");
         // imagecore's own encoder: a palette PNG, a few kB.
-        let mut canvas = picture(&logo);
+        let mut canvas = picture(&logo, greyscale);
         let (w, h) = canvas.dimensions();
         let bytes = encode(&mut canvas, w, h, OutputFormat::Png).expect("encode picture");
         std::fs::write(&path, bytes).expect("write picture");

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=61fde97d3710f82a0a078f27ab6f6fadfc4327e132dbb2b133c4f4358940ecb5 wasm-sha256=eaa8753711055f0fdf76ea0275502c8cea7a2e97795bf2010b7fbc586e51eb75 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=2df69c6951ca264a0c9624642b435a5f3041033487a7599ab21661d2f316ce0d wasm-sha256=deaf9b9afdc41ff642a2671313e4e8b740d18fcec04082187db36e07e1307b3c rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=61fde97d3710f82a0a078f27ab6f6fadfc4327e132dbb2b133c4f4358940ecb5 wasm-sha256=8db0168d17bd394e241a8c1a12658f92c16dfc03da008645c46871988d9ff6b8 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=2df69c6951ca264a0c9624642b435a5f3041033487a7599ab21661d2f316ce0d wasm-sha256=84dbdbaa303b6334c5610ff99fa346ccd560d4ec5e123bdb62271b14402f3148 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
@@ -35,27 +35,6 @@ export function memory_bytes() {
     __wbg_call_guard();
     ret = wasm.memory_bytes();
     return ret;
-}
-
-/**
- * SVG module: checks that `input` is a sanitised document as `svg_sanitize` writes them
- * ([`sanitize::check_sanitized`]: an archive import's check of a stored one), as the result
- * header with its intrinsic size and no body.
- * @param {Uint8Array | number[]} input
- * @returns {Uint8Array}
- */
-export function svg_check_sanitized(input) {
-    const ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
-    const len0 = WASM_VECTOR_LEN;
-    let ret;
-    __wbg_call_guard();
-    ret = wasm.svg_check_sanitized(ptr0, len0);
-    if (ret[3]) {
-        throw takeFromExternrefTable0(ret[2]);
-    }
-    var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
-    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
-    return v2;
 }
 
 /**
@@ -132,26 +111,6 @@ export function svg_rasterize(input, width) {
     var v3 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
     return v3;
-}
-
-/**
- * SVG module: the sanitised SVG document served for `format=svg` ([`sanitize`]), as the result
- * header (the intrinsic size, format 6 = svg) then the document in UTF-8.
- * @param {Uint8Array | number[]} input
- * @returns {Uint8Array}
- */
-export function svg_sanitize(input) {
-    const ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
-    const len0 = WASM_VECTOR_LEN;
-    let ret;
-    __wbg_call_guard();
-    ret = wasm.svg_sanitize(ptr0, len0);
-    if (ret[3]) {
-        throw takeFromExternrefTable0(ret[2]);
-    }
-    var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
-    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
-    return v2;
 }
 
 /**

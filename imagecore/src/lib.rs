@@ -10,8 +10,8 @@
 //!   `renditions` and `encode_rgba` ([`raster::exports`]), and for benchmarks `transform_stages`
 //!   and `bench_resize`.
 //! - [`svg`] (feature `svg`): SVG rasterisation with resvg, loaded the first time an SVG arrives.
-//!   Exports `svg_probe`, `svg_rasterize`, `svg_monogram`, and for `format=svg` `svg_sanitize` and
-//!   `svg_check_sanitized` ([`svg::exports`]).
+//!   Exports `svg_probe`, `svg_rasterize`, `svg_monogram`, for `format=svg` `svg_sanitize` and
+//!   `svg_check_sanitized`, and `svg_theme` (its recolouring) ([`svg::exports`]).
 //!
 //! Both modules also export [`is_svg`], [`memory_bytes`] and
 //! [`take_out_of_memory`](out_of_memory::take_out_of_memory), and share the modules declared here

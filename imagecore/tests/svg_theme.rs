@@ -155,6 +155,33 @@ const LOGOS: &[Logo] = &[
             },
         ],
     },
+    Logo {
+        name: "navy-to-black gradient tile, white mark",
+        svg: r##"<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96">
+            <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0">
+                <stop offset="0" stop-color="#1d3557"/><stop offset="1" stop-color="#000"/>
+            </linearGradient></defs>
+            <rect x="4" y="4" width="88" height="88" rx="12" fill="url(#g)"/>
+            <rect x="36" y="36" width="24" height="24" fill="#fff"/>
+        </svg>"##,
+        parts: &[
+            Part {
+                name: "tile, navy end",
+                on: None,
+                at: &[(6, 20)],
+            },
+            Part {
+                name: "tile, black end",
+                on: None,
+                at: &[(90, 20)],
+            },
+            Part {
+                name: "mark",
+                on: Some(1),
+                at: &[(48, 48)],
+            },
+        ],
+    },
 ];
 
 /// The document as the sanitised rendition holds it: parsed by usvg and written back.

@@ -115,7 +115,7 @@ function logoLookupMark(): Uint8Array {
   return canvas.encode();
 }
 
-/** A dark ring with "EX" on a transparent background: what `theme=dark` inverts (400×400). */
+/** A dark ring with "EX" on a transparent background: what `theme=dark` lightens (400×400). */
 function exampleComMark(): Uint8Array {
   const size = 400;
   const canvas = new Canvas(size, size);

@@ -31,7 +31,7 @@ use crate::colour::contrast_target::reach_either;
 pub use crate::colour::contrast_target::{AIM, READS};
 use crate::colour::lightness::{contrast, luminance};
 use crate::colour::theme_palette::Palette;
-use crate::colour::theme_parts::{fit, select_parts, Fit};
+use crate::colour::theme_parts::{fit, nearest, select_parts};
 use crate::colour::theme_regions::{seen, Seen};
 
 /// Most distinct visible colours a themed logo may have; a logo with more is left alone (rule 2),
@@ -74,6 +74,20 @@ pub struct Recolouring {
     pub parts: Vec<[u8; 3]>,
     /// The colour each part becomes (its own colour where it reads).
     pub mapped: Vec<[u8; 3]>,
+    /// For each part that moved, the contrast it was moved to: see [`Target`].
+    pub targets: Vec<Option<Target>>,
+}
+
+/// The contrast a moved part was given: `aim` against luminance `against` (the page, or the
+/// recoloured part around it), reached by moving lighter (`lighter`) or darker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Target {
+    /// Luminance of what the part is seen against, after the theme.
+    pub against: f32,
+    /// Contrast it was given.
+    pub aim: f32,
+    /// Whether it was moved lighter.
+    pub lighter: bool,
 }
 
 impl Recolouring {
@@ -82,37 +96,83 @@ impl Recolouring {
     ///
     /// ```
     /// use imagecore::colour::theme::Recolouring;
-    /// let black_to_grey = Recolouring { parts: vec![[0, 0, 0]], mapped: vec![[120, 120, 120]] };
+    /// let black_to_grey = Recolouring {
+    ///     parts: vec![[0, 0, 0]],
+    ///     mapped: vec![[120, 120, 120]],
+    ///     targets: vec![None],
+    /// };
     /// assert_eq!(black_to_grey.map([0, 0, 0]), [120, 120, 120]);
     /// assert_eq!(black_to_grey.map([4, 4, 4]), [124, 124, 124]);
     /// ```
     pub fn map(&self, rgb: [u8; 3]) -> [u8; 3] {
         fit(rgb, &self.parts).map(rgb, &self.parts, &self.mapped)
     }
+
+    /// [`Recolouring::map`] of a colour that fills a whole shape (an SVG document's colour, not a
+    /// pixel of an edge or a seam): when the part it is most like moved, the mapped colour is also
+    /// given that part's [`Target`], so a gradient stop between two steps the drawing showed
+    /// reads as the steps do.
+    ///
+    /// ```
+    /// use imagecore::colour::lightness::{contrast, luminance};
+    /// use imagecore::colour::theme::{Recolouring, Target};
+    /// // A near-black part lifted to a grey that reads on a black page.
+    /// let lifted = Recolouring {
+    ///     parts: vec![[20, 20, 20]],
+    ///     mapped: vec![[94, 94, 94]],
+    ///     targets: vec![Some(Target { against: 0.0, aim: 3.2, lighter: true })],
+    /// };
+    /// // Black, darker than the part, follows it by its residual and falls short of 3:1 ...
+    /// assert!(contrast(luminance(lifted.map([0, 0, 0])), 0.0) < 3.0);
+    /// // ... but as a whole colour it is given the part's contrast.
+    /// assert!(contrast(luminance(lifted.map_whole([0, 0, 0])), 0.0) >= 3.2);
+    /// ```
+    pub fn map_whole(&self, rgb: [u8; 3]) -> [u8; 3] {
+        let f = fit(rgb, &self.parts);
+        let mapped = f.map(rgb, &self.parts, &self.mapped);
+        match self.targets[f.main()] {
+            Some(t) if contrast(luminance(mapped), t.against) < t.aim.min(READS) => {
+                reach_either(mapped, t.against, t.aim, t.lighter)
+            }
+            _ => mapped,
+        }
+    }
 }
 
 /// How many of the pixel at index `i`'s four neighbours have exactly its RGBA.
 fn same_neighbours(pixels: &[u8], width: usize, height: usize, i: usize) -> u32 {
     let (x, y) = (i % width, i / width);
-    let same = |j: usize| pixels[j * 4..j * 4 + 4] == pixels[i * 4..i * 4 + 4];
+    let word = |j: usize| {
+        u32::from_ne_bytes([
+            pixels[j * 4],
+            pixels[j * 4 + 1],
+            pixels[j * 4 + 2],
+            pixels[j * 4 + 3],
+        ])
+    };
+    let here = word(i);
+    let same = |j: usize| word(j) == here;
     u32::from(x > 0 && same(i - 1))
         + u32::from(x + 1 < width && same(i + 1))
         + u32::from(y > 0 && same(i - width))
         + u32::from(y + 1 < height && same(i + width))
 }
 
-/// A plan for the logo in straight-alpha RGBA8 `pixels`, rows of `width` pixels, and the palette
-/// and fits it was made from; `None` when the theme leaves the logo alone.
-fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Palette, Vec<Fit>)> {
+/// A plan for the logo in straight-alpha RGBA8 `pixels`, rows of `width` pixels, with the palette
+/// it was made from and each pixel's index in it (2 bytes a pixel, so later passes hash nothing);
+/// `None` when the theme leaves the logo alone.
+fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Palette, Vec<u16>)> {
     let width = width as usize;
     if width == 0 || pixels.chunks_exact(4).all(|p| p[3] == 255) {
         return None; // rule 1
     }
     let height = pixels.len() / 4 / width;
     let mut palette = Palette::new();
+    let mut index = vec![0u16; pixels.len() / 4];
     for (i, pixel) in pixels.chunks_exact(4).enumerate() {
         if pixel[3] > 0 {
-            palette.add(pixel, same_neighbours(pixels, width, height, i))?; // rule 2
+            index[i] = palette.add(pixel, same_neighbours(pixels, width, height, i))?;
+            // rule 2
         }
     }
     let chosen = select_parts(&palette.entries);
@@ -122,30 +182,48 @@ fn plan_with(pixels: &[u8], width: u32, theme: Theme) -> Option<(Recolouring, Pa
     if lum.iter().all(|&l| contrast(l, page) >= READS) {
         return None; // every part reads on the page, wherever it lies
     }
-    let fits: Vec<Fit> = palette.entries.iter().map(|e| fit(e.rgb, &parts)).collect();
+    let regions: Vec<usize> = palette
+        .entries
+        .iter()
+        .map(|e| nearest(e.rgb, &parts))
+        .collect();
     let (seen, order) = seen(pixels, width, parts.len(), |i| {
-        let at = palette.find(&pixels[i * 4..i * 4 + 3]).unwrap_or(0);
-        fits[at].part()
+        regions[usize::from(index[i])]
     });
     let mut mapped = parts.clone();
+    let mut targets = vec![None; parts.len()];
     for p in order {
-        mapped[p] = match seen[p] {
-            Seen::OnPage if contrast(lum[p], page) >= READS => parts[p],
-            Seen::OnPage => reach_either(parts[p], page, AIM, theme == Theme::Dark),
+        let target = match seen[p] {
+            Seen::OnPage if contrast(lum[p], page) >= READS => None,
+            Seen::OnPage => Some(Target {
+                against: page,
+                aim: AIM,
+                lighter: theme == Theme::Dark,
+            }),
             Seen::Inside(q) => {
                 let had = contrast(lum[p], lum[q]);
-                let need = had.min(READS);
                 let around = luminance(mapped[q]);
-                if contrast(lum[p], around) >= need {
-                    parts[p]
-                } else {
-                    let aim = if had >= READS { AIM } else { had };
-                    reach_either(parts[p], around, aim, lum[p] > lum[q])
-                }
+                (contrast(lum[p], around) < had.min(READS)).then(|| Target {
+                    against: around,
+                    aim: if had >= READS { AIM } else { had },
+                    lighter: lum[p] > lum[q],
+                })
             }
         };
+        if let Some(t) = target {
+            mapped[p] = reach_either(parts[p], t.against, t.aim, t.lighter);
+        }
+        targets[p] = target;
     }
-    (mapped != parts).then_some((Recolouring { parts, mapped }, palette, fits))
+    (mapped != parts).then_some((
+        Recolouring {
+            parts,
+            mapped,
+            targets,
+        },
+        palette,
+        index,
+    ))
 }
 
 /// What the theme would do to the logo in straight-alpha RGBA8 `pixels`, rows of `width`
@@ -181,18 +259,17 @@ pub fn plan(pixels: &[u8], width: u32, theme: Theme) -> Option<Recolouring> {
 /// assert_eq!((pixels[3], &pixels[60..63], pixels[63]), (255, &pixels[0..3], 128));
 /// ```
 pub fn apply_theme(pixels: &mut [u8], width: u32, theme: Theme) -> bool {
-    let Some((recolouring, mut palette, fits)) = plan_with(pixels, width, theme) else {
+    let Some((recolouring, palette, index)) = plan_with(pixels, width, theme) else {
         return false;
     };
     let new: Vec<[u8; 3]> = palette
         .entries
         .iter()
-        .zip(&fits)
-        .map(|(e, f)| f.map(e.rgb, &recolouring.parts, &recolouring.mapped))
+        .map(|e| recolouring.map(e.rgb))
         .collect();
-    for pixel in pixels.chunks_exact_mut(4).filter(|p| p[3] > 0) {
-        if let Some(at) = palette.find(pixel) {
-            pixel[..3].copy_from_slice(&new[at]);
+    for (pixel, &at) in pixels.chunks_exact_mut(4).zip(&index) {
+        if pixel[3] > 0 {
+            pixel[..3].copy_from_slice(&new[usize::from(at)]);
         }
     }
     true

@@ -1,5 +1,5 @@
 //! The theme's palette ([`crate::colour::theme`]): each distinct visible colour of a logo once,
-//! with how much of the logo it covers, and an index the later passes look it up by.
+//! with how much of the logo it covers, and its index, which the later passes read per pixel.
 //!
 //! A logo of 300 × 300 px has tens of thousands of visible pixels but hundreds to a few thousand
 //! colours. So colours are kept in a hash map keyed by the packed colour, behind a small
@@ -101,27 +101,14 @@ impl Palette {
         Some(at as usize)
     }
 
-    /// The index of a colour already in the palette (every visible pixel's is, once the palette
-    /// pass is done).
-    pub(crate) fn find(&mut self, pixel: &[u8]) -> Option<usize> {
-        let key = colour_key(pixel);
-        let slot = recent_slot(key);
-        if self.recent[slot].0 == key {
-            return Some(self.recent[slot].1 as usize);
-        }
-        let at = *self.index.get(&key)?;
-        self.recent[slot] = (key, at);
-        Some(at as usize)
-    }
-
     /// Counts the pixel whose RGBA starts at `pixel[0]`, with `same` of its four neighbours
     /// (0–4) of exactly its colour and alpha: its alpha × (1 + same) / 5, so a pixel inside a
-    /// flat patch counts in full and an edge or a blend between two colours much less. `None`
-    /// past the cap.
-    pub(crate) fn add(&mut self, pixel: &[u8], same: u32) -> Option<()> {
+    /// flat patch counts in full and an edge or a blend between two colours much less. Returns
+    /// the colour's index (below [`PALETTE_CAP`], so a `u16`); `None` past the cap.
+    pub(crate) fn add(&mut self, pixel: &[u8], same: u32) -> Option<u16> {
         let at = self.find_or_add(pixel)?;
         self.entries[at].weight += f32::from(pixel[3]) / 255.0 * (1 + same) as f32 / 5.0;
-        Some(())
+        Some(at as u16)
     }
 }
 
@@ -150,7 +137,6 @@ mod tests {
         for rgb in colours.iter().chain(colours.iter().rev()) {
             let at = palette.find_or_add(rgb).expect("under the cap");
             assert_eq!(palette.entries[at].rgb, *rgb);
-            assert_eq!(palette.find(rgb), Some(at));
         }
     }
 
@@ -166,7 +152,6 @@ mod tests {
         );
         let new = (PALETTE_CAP as u32).to_le_bytes(); // [0, 0, 1]: not among the keys above
         assert!(palette.find_or_add(&new[..3]).is_none());
-        assert!(palette.find(&new[..3]).is_none());
     }
 
     #[test]

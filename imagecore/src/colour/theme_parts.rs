@@ -44,8 +44,8 @@ pub(crate) struct Fit {
 }
 
 impl Fit {
-    /// The part the colour is most of: the region it is counted in.
-    pub(crate) fn part(&self) -> usize {
+    /// The part the colour is most of: the nearer end of its blend.
+    pub(crate) fn main(&self) -> usize {
         usize::from(if self.t < 0.5 { self.a } else { self.b })
     }
 
@@ -71,6 +71,19 @@ fn channels(rgb: [u8; 3]) -> [f32; 3] {
 
 fn length(v: [f32; 3]) -> f32 {
     (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
+}
+
+/// The part nearest to `rgb` in RGB (of at least one): the region a pixel of that colour is
+/// counted in. A blend between two parts counts for the one it is nearer, as it is more of.
+pub(crate) fn nearest(rgb: [u8; 3], parts: &[[u8; 3]]) -> usize {
+    let x = channels(rgb);
+    let distance = |p: &[u8; 3]| {
+        let p = channels(*p);
+        (0..3).map(|c| (x[c] - p[c]) * (x[c] - p[c])).sum::<f32>()
+    };
+    (0..parts.len())
+        .min_by(|&i, &j| distance(&parts[i]).total_cmp(&distance(&parts[j])))
+        .unwrap_or(0)
 }
 
 /// The best fit of `rgb` to `parts` (at least one).

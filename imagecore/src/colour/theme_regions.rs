@@ -1,14 +1,14 @@
 //! Where each part of a logo is seen ([`crate::colour::theme`]): against the page, or against the
 //! part it lies inside.
 //!
-//! Every visible pixel counts for the part its colour is most of ([`Fit::part`]). A part is seen
+//! Every visible pixel counts for the part its colour is nearest to ([`nearest`]). A part is seen
 //! against the page when at least [`PAGE_SHARE`] of its edge is the logo's *outline* — visible
 //! pixels that are translucent or touch a translucent pixel or the image's edge. Any other part
 //! lies inside the logo (the white text of a badge, the disc on a tile), seen against the part its
 //! edge touches most among those placed already: parts seen against the page first, then parts
 //! inside them, and so on, so the part a part lies on is always decided before it.
 //!
-//! [`Fit::part`]: crate::colour::theme_parts::Fit::part
+//! [`nearest`]: crate::colour::theme_parts::nearest
 
 use crate::colour::theme_parts::MAX_PARTS;
 

@@ -17,7 +17,7 @@ pub struct Options {
     pub width: Option<u32>,
     /// Replace colours with their Rec. 709 luma.
     pub greyscale: bool,
-    /// Invert the lightness of a transparent logo that lacks contrast on this background.
+    /// Make each part of a transparent logo read on this background (`crate::colour::theme`).
     pub theme: Option<Theme>,
     /// Output encoding.
     pub format: OutputFormat,
@@ -49,7 +49,7 @@ pub struct Output {
     pub height: u32,
     /// Encoding of `bytes`.
     pub format: OutputFormat,
-    /// Whether the theme step inverted the logo.
+    /// Whether the theme step changed any colour (the name is from when it inverted the logo).
     pub inverted: bool,
 }
 
@@ -60,7 +60,7 @@ pub struct Rendered {
     pub width: u32,
     /// Height in px.
     pub height: u32,
-    /// Whether the theme step inverted the logo.
+    /// Whether the theme step changed any colour (the name is from when it inverted the logo).
     pub inverted: bool,
     /// Time of each stage by the clock passed in.
     pub stages: StageTimes,

@@ -6,7 +6,9 @@
 //! pixels. The theme is planned on the document's own picture: it is drawn [`PLAN_WIDTH`] px wide
 //! (narrower where the work budget says, [`fit`]), the raster rule finds its parts and where each
 //! is seen (against the page, or inside another part) and which must move, and every colour of
-//! the document is mapped as a pixel of that colour would be ([`Recolouring::map`]). Nothing else
+//! the document is mapped as a pixel of that colour would be, and where the part it is most like
+//! moved, given that part's contrast too ([`Recolouring::map_whole`]: a gradient's stops between
+//! the steps the drawing showed). Nothing else
 //! of the text changes: no attribute is added or removed, so the document stays as sanitised as
 //! it came. A colour written any other way (a name, `rgb()`, a `style` attribute: usvg's writer
 //! writes none) is left as it is.
@@ -109,7 +111,7 @@ pub fn recolour(text: &str, greyscale: bool, theme: Option<Theme>) -> Result<Str
     if let Some(theme) = theme {
         if let Some(recolouring) = plan_document(&text, theme)? {
             let found = colours(&text)?;
-            text = replace(&text, &found, |rgb| recolouring.map(rgb));
+            text = replace(&text, &found, |rgb| recolouring.map_whole(rgb));
         }
     }
     Ok(text)
