@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=1480e860070b2af50eb3220c3462bca2a22dd3e8ea329abe46c0a9eb4c680342 wasm-sha256=b1a9e30982e3211cd7b509fd6771bd5de40442e8a600fafe15e0bfb6b0d4723e rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=737fc6214d588f4784b03df8bc15e7ec846b2d29a20587594731a2ea7733c27a wasm-sha256=cbaa9de5afeb790792db95cd47d7e95ccd4097dafe74c79b318d4fab270e6111 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
