@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=737fc6214d588f4784b03df8bc15e7ec846b2d29a20587594731a2ea7733c27a wasm-sha256=cbaa9de5afeb790792db95cd47d7e95ccd4097dafe74c79b318d4fab270e6111 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=92f234843e8de2652281c6d38064875fd083ce49d5078f52bfa7e262a4a7bf63 wasm-sha256=82f84276f1239a5fe23d85f8cdc5558c07dd61260b6a0d9b60dc40a06f8f914a rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

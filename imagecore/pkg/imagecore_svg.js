@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=737fc6214d588f4784b03df8bc15e7ec846b2d29a20587594731a2ea7733c27a wasm-sha256=76c43ae5e20a9724fa6167aeda4a568de8d87e39255f2c10121907bd51e4f7e6 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=92f234843e8de2652281c6d38064875fd083ce49d5078f52bfa7e262a4a7bf63 wasm-sha256=76c43ae5e20a9724fa6167aeda4a568de8d87e39255f2c10121907bd51e4f7e6 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

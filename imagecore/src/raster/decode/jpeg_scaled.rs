@@ -1,13 +1,15 @@
-//! JPEG shrink-on-load: decoding a JPEG at 1/2, 1/4 or 1/8 of its size, each 8×8 block of
-//! coefficients turned into 4×4, 2×2 or 1×1 pixels by a reduced inverse DCT (jpeg-decoder's
+//! JPEG shrink-on-load: decoding a JPEG at 1/2 or 1/4 of its size, each 8×8 block of
+//! coefficients turned into 4×4 or 2×2 pixels by a reduced inverse DCT (jpeg-decoder's
 //! `Decoder::scale`), as libvips and sharp do through libjpeg's scaled IDCT.
 //!
 //! The scale is chosen like sharp's: the largest power of two that leaves at least twice the
 //! output on both axes, so Lanczos3 still does a reduction of 2:1 or more after it (1024² → 128 is
-//! decoded at 256², 512² → 128 at 256²), but at most 1/4 (see [`shrink_factor`]). jpeg-decoder is vendored with a patch that makes it as
-//! strict as zune-jpeg's strict mode (`imagecore/vendor/README.md`): entropy-coded data that ends
-//! before its last block, and bytes between the data and the next marker, are refused. zune-jpeg
-//! has read and checked the headers before this runs (`decode::jpeg`).
+//! decoded at 256², 512² → 128 at 256²), but at most 1/4 (see [`shrink_factor`]). jpeg-decoder is
+//! vendored with a patch (`imagecore/vendor/README.md`) that makes it as strict as zune-jpeg's
+//! strict mode (entropy-coded data that ends before its last block, and bytes between the data and
+//! the next marker, are refused) and makes its reduced IDCTs average each group of pixels from the
+//! block's low frequencies. zune-jpeg has read and checked the headers before this runs
+//! (`decode::jpeg`).
 
 use crate::error::{Error, ErrorCode, Result};
 use jpeg_decoder::{ColorTransform, Decoder, PixelFormat};

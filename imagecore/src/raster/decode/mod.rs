@@ -236,8 +236,8 @@ pub fn decode_samples<P>(
 }
 
 /// [`decode_samples`] for a resize to the width and height `plan` returns (upright): a YCbCr or
-/// grey JPEG decoded to RGB (`rgb`) is decoded at 1/2, 1/4 or 1/8 of its size when that still
-/// leaves at least twice the output on both axes (JPEG shrink-on-load, `decode::jpeg_scaled`),
+/// grey JPEG decoded to RGB (`rgb`) is decoded at 1/2 or 1/4 of its size when that still leaves
+/// at least twice the output on both axes (JPEG shrink-on-load, `decode::jpeg_scaled`),
 /// so the [`Decoded`] image may be smaller than the source; the resize takes it to the output.
 pub fn decode_for_resize(
     input: &[u8],
