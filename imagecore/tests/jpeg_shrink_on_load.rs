@@ -151,3 +151,19 @@ fn the_scaled_decode_refuses_cut_data_even_where_an_end_marker_follows() {
         "Cannot decode image: corrupt data (truncated)"
     );
 }
+
+#[test]
+fn a_progressive_jpeg_cut_inside_a_scan_is_refused_at_reduced_scale() {
+    let progressive = include_bytes!("fixtures/halves_progressive.jpg");
+    assert_eq!(decoded_size(progressive, 8), (24, 16));
+    let options = Options {
+        width: Some(8),
+        ..Options::default()
+    };
+    let n = progressive.len();
+    for cut in [n * 4 / 10, n * 7 / 10, n - 20] {
+        let ended = [&progressive[..cut], &[0xff, 0xd9][..]].concat();
+        let error = transform(&ended, &options).expect_err("cut, then EOI");
+        assert_eq!(error.code, ErrorCode::Corrupt, "cut at {cut} of {n}");
+    }
+}
