@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=2df69c6951ca264a0c9624642b435a5f3041033487a7599ab21661d2f316ce0d wasm-sha256=deaf9b9afdc41ff642a2671313e4e8b740d18fcec04082187db36e07e1307b3c rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=92f234843e8de2652281c6d38064875fd083ce49d5078f52bfa7e262a4a7bf63 wasm-sha256=82f84276f1239a5fe23d85f8cdc5558c07dd61260b6a0d9b60dc40a06f8f914a rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=2df69c6951ca264a0c9624642b435a5f3041033487a7599ab21661d2f316ce0d wasm-sha256=84dbdbaa303b6334c5610ff99fa346ccd560d4ec5e123bdb62271b14402f3148 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=92f234843e8de2652281c6d38064875fd083ce49d5078f52bfa7e262a4a7bf63 wasm-sha256=76c43ae5e20a9724fa6167aeda4a568de8d87e39255f2c10121907bd51e4f7e6 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
@@ -111,40 +111,6 @@ export function svg_rasterize(input, width) {
     var v3 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
     return v3;
-}
-
-/**
- * SVG module: the sanitised SVG `text` recoloured for `greyscale` and `theme` (0 none, 1 light,
- * 2 dark) — see [`recolour`].
- * @param {string} text
- * @param {boolean} greyscale
- * @param {number} theme
- * @returns {string}
- */
-export function svg_theme(text, greyscale, theme) {
-    let deferred5_0;
-    let deferred5_1;
-    try {
-        const val2 = +greyscale;
-        const val3 = +theme;
-        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        const len0 = WASM_VECTOR_LEN;
-        let ret;
-        __wbg_call_guard();
-        ret = wasm.svg_theme(ptr0, len0, val2, val3);
-        var ptr4 = ret[0];
-        var len4 = ret[1];
-        if (ret[3]) {
-            ptr4 = 0; len4 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-        }
-        deferred5_0 = ptr4;
-        deferred5_1 = len4;
-        return getStringFromWasm0(ptr4, len4);
-    } finally {
-        __wbg_call_guard();
-        wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
-    }
 }
 
 /**

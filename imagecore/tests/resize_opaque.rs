@@ -7,7 +7,7 @@ use common::quality_inputs::{photo, SOURCES};
 use fast_image_resize::images::Image;
 use fast_image_resize::{FilterType, MulDiv, PixelType, ResizeAlg, ResizeOptions, Resizer};
 use image::RgbaImage;
-use imagecore::raster::decode::{decode, decode_samples, Decoded};
+use imagecore::raster::decode::{decode_for_resize, decode_samples, Decoded};
 use imagecore::raster::pipeline::{transform, Options};
 use imagecore::raster::resize::{is_opaque, output_size, resize, resize_lanczos3, resize_rgb};
 
@@ -105,6 +105,8 @@ fn resizing_rgb_gives_the_bytes_of_resizing_the_same_pixels_as_rgba() {
 
 #[test]
 fn a_colour_transform_of_a_jpeg_gives_the_pixels_of_its_rgba_decode_resized() {
+    // The decode is the transform's own (at reduced scale where it shrinks on load,
+    // tests/jpeg_shrink_on_load.rs); the RGBA resize of it must give the transform's bytes.
     let fixtures: [(&str, &[u8]); 5] = [
         ("YCbCr", &common::jpeg(&photo(300, 200))),
         ("grey", include_bytes!("fixtures/halves_grey.jpg")),
@@ -120,7 +122,9 @@ fn a_colour_transform_of_a_jpeg_gives_the_pixels_of_its_rgba_decode_resized() {
     ];
     for (name, jpeg) in fixtures {
         for width in [7, 40, 64, 128] {
-            let (source, (ow, oh)) = decode(jpeg, |w, h| output_size(w, h, width)).expect(name);
+            let (source, (ow, oh)) =
+                decode_for_resize(jpeg, true, |w, h| output_size(w, h, width)).expect(name);
+            let source = source.into_rgba();
             let expected = resize(source.pixels, source.width, source.height, ow, oh).expect(name);
             let out = transform(
                 jpeg,

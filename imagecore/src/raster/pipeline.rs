@@ -2,7 +2,7 @@
 
 use crate::colour::theme::{apply_theme, Theme};
 use crate::error::Result;
-use crate::raster::decode::{decode_samples, Decoded};
+use crate::raster::decode::{decode_for_resize, Decoded};
 use crate::raster::encode::effort::Effort;
 use crate::raster::encode::encode_into;
 use crate::raster::format::OutputFormat;
@@ -93,8 +93,9 @@ pub fn transform_into(
     now: fn() -> f64,
 ) -> Result<Rendered> {
     let start = now();
-    // A colour resize of a JPEG convolves RGB, not RGBA; a greyscale one takes RGBA.
-    let (source, (width, height)) = decode_samples(input, !options.greyscale, |w, h| {
+    // A colour resize of a JPEG convolves RGB, not RGBA, from a reduced-scale decode when the
+    // output is at least 4 times smaller; a greyscale one takes RGBA at full size.
+    let (source, (width, height)) = decode_for_resize(input, !options.greyscale, |w, h| {
         output_size(w, h, options.width.unwrap_or(w))
     })?;
     let decoded = now();

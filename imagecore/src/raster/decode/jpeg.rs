@@ -11,6 +11,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::limits::MAX_SOURCE_SIDE;
+use crate::raster::decode::jpeg_scaled::{decode_scaled, ScaledColour};
 use crate::raster::rgba::widen_to_rgba;
 use image::metadata::Orientation;
 use zune_core::bytestream::ZCursor;
@@ -26,6 +27,8 @@ pub struct JpegSource<'a> {
     width: u32,
     height: u32,
     channels: usize,
+    /// The colours a scaled decode can serve, `None` for the others.
+    scalable: Option<ScaledColour>,
 }
 
 fn truncated() -> Error {
@@ -111,12 +114,18 @@ impl<'a> JpegSource<'a> {
                 "Cannot decode image: corrupt data (JPEG has no frame header)",
             )
         })?;
+        let scalable = match decoder.input_colorspace() {
+            Some(ColorSpace::YCbCr) => Some(ScaledColour::YCbCr),
+            Some(ColorSpace::Luma) => Some(ScaledColour::Luma),
+            _ => None,
+        };
         Ok(JpegSource {
             bytes,
             decoder,
             width: width as u32,
             height: height as u32,
             channels: output.num_components(),
+            scalable: scalable.filter(|_| output == ColorSpace::RGB),
         })
     }
 
@@ -152,6 +161,23 @@ impl<'a> JpegSource<'a> {
         let pixels = self.width as usize * self.height as usize;
         let channels = self.channels;
         self.decode_into_capacity(pixels * channels)
+    }
+
+    /// RGB8 at 1/`scale` of the size (`decode::jpeg_scaled`), with its width and height, when
+    /// the JPEG is YCbCr or grey and was opened for three channels; else, or when `scale` is 1,
+    /// [`decode_samples`](Self::decode_samples) at full size. Data that ends early is refused
+    /// either way.
+    pub fn decode_rgb_scaled(self, scale: u32) -> Result<(Vec<u8>, u32, u32)> {
+        if let Some(colour) = self.scalable.filter(|_| scale > 1) {
+            if !reaches_end_of_image(self.bytes) {
+                return Err(truncated());
+            }
+            if let Some(scaled) = decode_scaled(self.bytes, colour, scale)? {
+                return Ok(scaled);
+            }
+        }
+        let (width, height) = (self.width, self.height);
+        Ok((self.decode_samples()?, width, height))
     }
 
     /// The decoded samples, in a buffer with room for `capacity` bytes.

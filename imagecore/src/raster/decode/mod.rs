@@ -12,6 +12,7 @@
 pub mod declared_size;
 pub mod ico_select;
 pub mod jpeg;
+pub mod jpeg_scaled;
 pub mod png;
 
 use crate::error::{Error, ErrorCode, Result};
@@ -19,6 +20,7 @@ use crate::limits::{check_source_size, MAX_DECODER_ALLOC, MAX_INPUT_BYTES, MAX_S
 use crate::raster::decode::declared_size::check_declared_size;
 use crate::raster::decode::ico_select::{largest_entry, Entry};
 use crate::raster::decode::jpeg::JpegSource;
+use crate::raster::decode::jpeg_scaled::shrink_factor;
 use crate::raster::decode::png::PngSource;
 use crate::raster::format::{sniff, SourceFormat};
 use crate::raster::rgba::widen_to_rgba;
@@ -130,17 +132,36 @@ impl Opened<'_> {
         }
     }
 
-    /// The pixels, the only full-size buffer of the decode, with their samples per pixel:
-    /// straight-alpha RGBA8 (4), or when `rgb` RGB8 (3) from a JPEG decoded to three channels.
-    fn into_pixels(self, rgb: bool) -> Result<(Vec<u8>, usize)> {
+    /// The pixels, the only full-size buffer of the decode, with their samples per pixel and
+    /// size: straight-alpha RGBA8 (4), or when `rgb` RGB8 (3) from a JPEG decoded to three
+    /// channels, at 1/`scale` of the size when the JPEG can be (`decode::jpeg_scaled`).
+    fn into_pixels(self, rgb: bool, scale: u32) -> Result<(Vec<u8>, usize, u32, u32)> {
+        let (width, height) = self.dimensions();
         match self {
-            Opened::Png(png) => Ok((png.decode()?, 4)),
-            Opened::Jpeg(jpeg) if rgb && jpeg.channels() == 3 => Ok((jpeg.decode_samples()?, 3)),
-            Opened::Jpeg(jpeg) => Ok((jpeg.decode()?, 4)),
+            Opened::Png(png) => Ok((png.decode()?, 4, width, height)),
+            Opened::Jpeg(jpeg) if rgb && jpeg.channels() == 3 => {
+                let (pixels, width, height) = jpeg.decode_rgb_scaled(scale)?;
+                Ok((pixels, 3, width, height))
+            }
+            Opened::Jpeg(jpeg) => Ok((jpeg.decode()?, 4, width, height)),
             Opened::Other(decoder) => Ok((
                 DynamicImage::from_decoder(decoder)?.into_rgba8().into_raw(),
                 4,
+                width,
+                height,
             )),
+        }
+    }
+
+    /// The scale denominator to decode at for an output of `target` (stored orientation): only
+    /// a JPEG decoded to three channels is ever scaled.
+    fn shrink_for(&self, rgb: bool, target: Option<(u32, u32)>) -> u32 {
+        match (self, target) {
+            (Opened::Jpeg(jpeg), Some((width, height))) if rgb && jpeg.channels() == 3 => {
+                let (source_width, source_height) = jpeg.dimensions();
+                shrink_factor(source_width, source_height, width, height)
+            }
+            _ => 1,
         }
     }
 }
@@ -211,6 +232,27 @@ pub fn decode_samples<P>(
     rgb: bool,
     plan: impl FnOnce(u32, u32) -> Result<P>,
 ) -> Result<(Decoded, P)> {
+    decode_shrunk(input, rgb, plan, |_| None)
+}
+
+/// [`decode_samples`] for a resize to the width and height `plan` returns (upright): a YCbCr or
+/// grey JPEG decoded to RGB (`rgb`) is decoded at 1/2 or 1/4 of its size when that still leaves
+/// at least twice the output on both axes (JPEG shrink-on-load, `decode::jpeg_scaled`),
+/// so the [`Decoded`] image may be smaller than the source; the resize takes it to the output.
+pub fn decode_for_resize(
+    input: &[u8],
+    rgb: bool,
+    plan: impl FnOnce(u32, u32) -> Result<(u32, u32)>,
+) -> Result<(Decoded, (u32, u32))> {
+    decode_shrunk(input, rgb, plan, |&size| Some(size))
+}
+
+fn decode_shrunk<P>(
+    input: &[u8],
+    rgb: bool,
+    plan: impl FnOnce(u32, u32) -> Result<P>,
+    target: impl FnOnce(&P) -> Option<(u32, u32)>,
+) -> Result<(Decoded, P)> {
     check_input_size(input)?;
     let (format, bytes) = select(sniff(input)?, input)?;
     let (mut opened, header) = open(format, &bytes, rgb)?;
@@ -227,8 +269,9 @@ pub fn decode_samples<P>(
     } else {
         plan(header.width, header.height)?
     };
-    let (pixels, channels) = opened.into_pixels(rgb)?;
-    let (width, height) = (header.width, header.height);
+    let stored_target = target(&planned).map(|(w, h)| if swaps_axes { (h, w) } else { (w, h) });
+    let scale = opened.shrink_for(rgb, stored_target);
+    let (pixels, channels, width, height) = opened.into_pixels(rgb, scale)?;
     let image = if channels == 3 {
         RgbImage::from_raw(width, height, pixels).map(DynamicImage::ImageRgb8)
     } else {
