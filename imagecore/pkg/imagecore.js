@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=92f234843e8de2652281c6d38064875fd083ce49d5078f52bfa7e262a4a7bf63 wasm-sha256=82f84276f1239a5fe23d85f8cdc5558c07dd61260b6a0d9b60dc40a06f8f914a rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=3ccb497f6e8414bbda98290af115b6b9d5b2a44b5d2626c43996131802b61f6b wasm-sha256=090d528e158cc9a18d0792571f6a14b6a8478d40deb7a999aadf14a11ec5ab08 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
