@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=1480e860070b2af50eb3220c3462bca2a22dd3e8ea329abe46c0a9eb4c680342 wasm-sha256=b1a9e30982e3211cd7b509fd6771bd5de40442e8a600fafe15e0bfb6b0d4723e rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=11a5f134f259fda2c4d7f77a621cf770592087c75fe6a096ef8c1300fcf9b169 wasm-sha256=cf71df257c1df7d003550401627e05493d74f5c9d949f04ed275b452941e6ad2 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
