@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=11a5f134f259fda2c4d7f77a621cf770592087c75fe6a096ef8c1300fcf9b169 wasm-sha256=cf71df257c1df7d003550401627e05493d74f5c9d949f04ed275b452941e6ad2 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=f3f46a3a7e35e1e9144c98cf2cc0c9e5ea23c27e4c5507bc833dbd868bd33d6f wasm-sha256=e97fcf5501d8a0a4c3848718fe986283755f98de093fb22a7bd43e07462f14c7 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=11a5f134f259fda2c4d7f77a621cf770592087c75fe6a096ef8c1300fcf9b169 wasm-sha256=76c43ae5e20a9724fa6167aeda4a568de8d87e39255f2c10121907bd51e4f7e6 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=f3f46a3a7e35e1e9144c98cf2cc0c9e5ea23c27e4c5507bc833dbd868bd33d6f wasm-sha256=76c43ae5e20a9724fa6167aeda4a568de8d87e39255f2c10121907bd51e4f7e6 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
