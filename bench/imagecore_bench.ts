@@ -5,7 +5,15 @@
  * greyscale. The three libraries run interleaved, one call of each per round, in this process.
  * Prints per input: median ms of each, the ratios imagecore/sharp and imagecore/peer, output bytes
  * of each, and imagecore's stages (decode / resize / colour / encode, timed inside one WASM call).
- * Then, for the encoder's effort: ms per render and bytes at each zlib level and each setting.
+ * Then a summary against issue 34's targets: the median and the worst of imagecore/peer in
+ * greyscale over the inputs of 256² to 2048² (all but the 64² upscale), the inputs above 0.6×,
+ * imagecore/sharp in colour on the 512² JPEGs, and every row where imagecore's output is larger
+ * than the peer's. Then, for the encoder's effort: ms per render and bytes at each zlib level and
+ * each setting. The load average is printed before and after.
+ *
+ * Environment: `BENCH_INPUTS` (a regular expression: only the inputs whose name matches),
+ * `BENCH_BUDGET_MS` (ms per library per row, default 1500; at least 15 rounds), `BENCH_EFFORT=0`
+ * (skip the effort table).
  * @module
  */
 import sharp from "sharp";
@@ -16,7 +24,9 @@ import { benchInputs } from "./bench_inputs.ts";
 
 const WIDTH = 128;
 const MIN_ROUNDS = 15;
-const BUDGET_MS = 1500;
+const BUDGET_MS = Number(Deno.env.get("BENCH_BUDGET_MS") ?? 1500);
+const ONLY = new RegExp(Deno.env.get("BENCH_INPUTS") ?? "");
+const loadAverage = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 
 sharp.cache(false); // no libvips operation cache: every run does the work
 
@@ -72,8 +82,20 @@ function stages(bytes: Uint8Array, greyscale: boolean, effort: "fast" | "small",
   };
 }
 
-const inputs = await benchInputs();
+const inputs = (await benchInputs()).filter((input) => ONLY.test(input.name));
+console.log(`load average before: ${loadAverage()}`);
 const rows: string[][] = [];
+/** One row's figures, for the summary. */
+interface Figures {
+  input: string;
+  set: string;
+  greyscale: boolean;
+  coreSharp: number;
+  corePeer: number;
+  coreBytes: number;
+  peerBytes: number;
+}
+const figures: Figures[] = [];
 for (const input of inputs) {
   for (const greyscale of [false, true]) {
     const viaPeer = () => {
@@ -102,8 +124,18 @@ for (const input of inputs) {
       peerRuns ? viaPeer : undefined,
     ]);
     const split = stages(input.bytes, greyscale, "fast");
+    figures.push({
+      input: input.name,
+      set: input.set,
+      greyscale,
+      coreSharp: core.ms / viaSharp.ms,
+      corePeer: core.ms / peer.ms,
+      coreBytes: core.bytes,
+      peerBytes: peerRuns ? peer.bytes : NaN,
+    });
     rows.push([
       input.name,
+      input.set,
       greyscale ? "grey" : "colour",
       fixed(core.ms),
       fixed(viaSharp.ms),
@@ -124,6 +156,7 @@ console.log(
 );
 table([
   "input",
+  "set",
   "op",
   "imagecore ms",
   "sharp ms",
@@ -136,6 +169,41 @@ table([
   "stages ms: decode / resize / colour / encode",
 ], rows);
 
+// Against issue 34's targets (bench/README.md).
+const grey = figures.filter((f) =>
+  f.greyscale && !Number.isNaN(f.corePeer) && f.input !== "png 64×64 rgba"
+);
+const summary = (label: string, of: Figures[], ratio: (f: Figures) => number, bar: number) => {
+  if (!of.length) return;
+  const values = of.map(ratio);
+  const worst = of[values.indexOf(Math.max(...values))];
+  const over = of.filter((f) => ratio(f) > bar).map((f) => `${f.input} ${fixed(ratio(f))}`);
+  console.log(
+    `${label}: median ${fixed(median(values))}, worst ${fixed(ratio(worst))} (${worst.input}) ` +
+      `over ${of.length} inputs; above ${bar}: ${over.length ? over.join(", ") : "none"}`,
+  );
+};
+console.log("");
+summary("grey core/peer, sources 256²–2048²", grey, (f) => f.corePeer, 0.6);
+summary(
+  "grey core/peer, broad inputs",
+  grey.filter((f) => f.set === "broad"),
+  (f) => f.corePeer,
+  0.6,
+);
+summary(
+  "grey core/peer, original inputs",
+  grey.filter((f) => f.set === "original"),
+  (f) => f.corePeer,
+  0.6,
+);
+const jpeg512 = figures.filter((f) => !f.greyscale && /jpeg 512×512/.test(f.input));
+summary("colour core/sharp, JPEG 512²", jpeg512, (f) => f.coreSharp, 0.8);
+const larger = figures.filter((f) => f.coreBytes > f.peerBytes)
+  .map((f) => `${f.input} ${f.greyscale ? "grey" : "colour"} ${f.coreBytes} > ${f.peerBytes}`);
+console.log(`imagecore bytes above the peer's: ${larger.length ? larger.join("; ") : "none"}`);
+console.log(`load average after: ${loadAverage()}`);
+
 // The encoder's effort: every zlib level, and the two settings, on greyscale renders.
 const demo = renderDemoLogos().map((logo) => ({ name: `demo ${logo.domain}`, bytes: logo.bytes }));
 const levelInputs = [
@@ -143,7 +211,7 @@ const levelInputs = [
   ...demo,
 ];
 const levelRows: string[][] = [];
-for (const input of levelInputs) {
+for (const input of Deno.env.get("BENCH_EFFORT") === "0" ? [] : levelInputs) {
   const settings: [string, "fast" | "small", number | undefined][] = [
     ["fast", "fast", undefined],
     ["small", "small", undefined],

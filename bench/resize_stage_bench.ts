@@ -2,9 +2,9 @@
  * The resize fast path (imagecore/README.md, "Resize"), measured in WASM:
  * `deno run --config deno.dev.json --allow-all bench/resize_stage_bench.ts [--baseline=DIR]`.
  *
- * 1. The resize stage alone, on the decoded pixels of `deno task bench`'s inputs (and a 1024²
- *    JPEG): the fast path against one full Lanczos3 convolution, and the greyscale resize on
- *    luma + alpha against the colour fast path, each pair interleaved in one instance.
+ * 1. The resize stage alone, on the decoded pixels of `deno task bench`'s inputs: the fast path
+ *    against one full Lanczos3 convolution, and the greyscale resize on luma + alpha against the
+ *    colour fast path, each pair interleaved in one instance.
  * 2. With `--baseline=DIR` (an imagecore folder of another build, e.g. from `git archive`), the
  *    whole `transform` of this build against that one, interleaved: 128 px greyscale PNG for
  *    PNG inputs, 128 px colour PNG for JPEG inputs.
@@ -40,9 +40,6 @@ function interleaved(a: () => unknown, b: () => unknown): [number, number] {
 }
 
 const inputs = await benchInputs();
-const jpeg1024 = await sharp(inputs.find((i) => i.name === "png 1024×1024 rgba")!.bytes)
-  .flatten({ background: "#ffffff" }).jpeg({ quality: 90 }).toBuffer();
-inputs.push({ name: "jpeg 1024×1024", bytes: new Uint8Array(jpeg1024), sharpDecodes: true });
 
 glue.initSync({
   module: Deno.readFileSync(new URL("../imagecore/pkg/imagecore_bg.wasm", import.meta.url)),

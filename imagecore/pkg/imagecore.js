@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=3ccb497f6e8414bbda98290af115b6b9d5b2a44b5d2626c43996131802b61f6b wasm-sha256=090d528e158cc9a18d0792571f6a14b6a8478d40deb7a999aadf14a11ec5ab08 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=f3f46a3a7e35e1e9144c98cf2cc0c9e5ea23c27e4c5507bc833dbd868bd33d6f wasm-sha256=e97fcf5501d8a0a4c3848718fe986283755f98de093fb22a7bd43e07462f14c7 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

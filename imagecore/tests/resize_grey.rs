@@ -9,7 +9,7 @@ use common::quality::{psnr, MIN_PSNR_DB};
 use common::quality_inputs::{text, thin_lines, Source, SOURCES};
 use image::RgbaImage;
 use imagecore::colour::greyscale::greyscale;
-use imagecore::raster::resize::grey::resize_grey;
+use imagecore::raster::resize::grey::{resize_grey, resize_grey_rgb};
 use imagecore::raster::resize::{output_size, resize, resize_lanczos3};
 
 /// Source sides and output widths: the bench's ratios, the pre-shrink's, odd sides, upscales.
@@ -102,5 +102,30 @@ fn a_buffer_that_does_not_match_its_dimensions_is_an_error_not_a_panic() {
             "{}",
             error.message
         );
+    }
+}
+
+#[test]
+fn grey_resize_of_rgb_is_byte_for_byte_that_of_the_same_pixels_as_opaque_rgba() {
+    let sizes = CASES
+        .iter()
+        .copied()
+        .chain([(1, 40, 1), (2, 9, 1), (33, 33, 33)]);
+    for (w, h, width) in sizes {
+        for (name, source) in SOURCES {
+            let rgba: Vec<u8> = source(w, h)
+                .as_raw()
+                .chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect();
+            let rgb: Vec<u8> = rgba
+                .chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect();
+            let (ow, oh) = output_size(w, h, width).expect("size");
+            let want = resize_grey(rgba, w, h, ow, oh).expect("rgba");
+            let got = resize_grey_rgb(rgb, w, h, ow, oh).expect("rgb");
+            assert!(got == want, "{name} {w}x{h} -> {ow}x{oh}");
+        }
     }
 }

@@ -3,7 +3,8 @@
  * (imagecore/src/raster/resize/grey.rs), a path the native `cargo test` suite does not run. A
  * greyscale transform must match the colour transform made grey afterwards (Rec. 709 luma),
  * within the 40-dB PSNR bar of imagecore/tests/resize_grey.rs, on coloured, half-transparent
- * detail at sizes that leave a scalar tail on every row.
+ * detail at sizes that leave a scalar tail on every row, and on that detail as a JPEG (decoded to
+ * RGB, luma packed from three bytes a pixel).
  */
 import { ok, strictEqual } from "node:assert";
 import { transform } from "../../imagecore/mod.ts";
@@ -63,5 +64,20 @@ Deno.test("a greyscale resize in WASM matches the colour resize made grey, ≥ 4
     ok(db >= 40, `${width}×${height} → ${to}: ${db.toFixed(1)} dB`);
     // The bar can fail: the colour output itself, not made grey, is far from the grey one.
     ok(psnr(grey.data, colour.data) < 40, `${width}×${height}: colour passes as grey`);
+  }
+});
+
+Deno.test("a greyscale resize of a JPEG (luma packed from RGB in WASM) matches colour made grey", async () => {
+  for (const [width, height, to] of [[1024, 1024, 128], [517, 301, 128], [2047, 515, 101]]) {
+    const source = await bytesOf(
+      fromPixels(detail(width, height), width, height).flatten({ background: "#ffffff" })
+        .jpeg({ quality: 90 }),
+    );
+    const grey = await pixelsOf(transform(source, { width: to, greyscale: true }).bytes);
+    const colour = await pixelsOf(transform(source, { width: to }).bytes);
+    strictEqual(grey.data.length, colour.data.length);
+    const db = psnr(grey.data, greyscale(colour.data));
+    ok(db >= 40, `JPEG ${width}×${height} → ${to}: ${db.toFixed(1)} dB`);
+    ok(psnr(grey.data, colour.data) < 40, `JPEG ${width}×${height}: colour passes as grey`);
   }
 });

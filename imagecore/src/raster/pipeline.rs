@@ -2,11 +2,11 @@
 
 use crate::colour::theme::{apply_theme, Theme};
 use crate::error::Result;
-use crate::raster::decode::{decode_for_resize, Decoded};
+use crate::raster::decode::{decode_for_resize, decode_samples, Decoded};
 use crate::raster::encode::effort::Effort;
 use crate::raster::encode::encode_into;
 use crate::raster::format::OutputFormat;
-use crate::raster::resize::grey::resize_grey;
+use crate::raster::resize::grey::{resize_grey, resize_grey_rgb};
 use crate::raster::resize::{output_size, resize, resize_rgb};
 use crate::raster::stage_times::StageTimes;
 
@@ -68,8 +68,9 @@ pub struct Rendered {
 
 /// Transforms an encoded image. The output size is checked against the limits from the header,
 /// before any pixel is decoded. A greyscale resize convolves luma and alpha only
-/// ([`resize::grey`]), a colour resize of a JPEG its three channels only ([`resize_rgb`], the same
-/// bytes as with an alpha channel of 255); the theme runs after the resize, on fewer pixels (it
+/// ([`resize::grey`]; of a JPEG, luma taken from its RGB, [`resize_grey_rgb`]), a colour resize of
+/// a JPEG its three channels only ([`resize_rgb`]); both give the same bytes as with an alpha
+/// channel of 255; the theme runs after the resize, on fewer pixels (it
 /// is per-pixel, so the order does not change the result beyond rounding).
 pub fn transform(input: &[u8], options: &Options) -> Result<Output> {
     let mut bytes = Vec::new();
@@ -93,13 +94,20 @@ pub fn transform_into(
     now: fn() -> f64,
 ) -> Result<Rendered> {
     let start = now();
-    // A colour resize of a JPEG convolves RGB, not RGBA, from a reduced-scale decode when the
-    // output is at least 4 times smaller; a greyscale one takes RGBA at full size.
-    let (source, (width, height)) = decode_for_resize(input, !options.greyscale, |w, h| {
-        output_size(w, h, options.width.unwrap_or(w))
-    })?;
+    // A JPEG is decoded to RGB, not RGBA: a colour resize convolves three channels, from a
+    // reduced-scale decode when the output is at least 4 times smaller; a greyscale one packs luma
+    // from three bytes a pixel, at full size.
+    let plan = |w, h| output_size(w, h, options.width.unwrap_or(w));
+    let (source, (width, height)) = if options.greyscale {
+        decode_samples(input, true, plan)?
+    } else {
+        decode_for_resize(input, true, plan)?
+    };
     let decoded = now();
     let mut pixels = match source {
+        Decoded::Rgb(rgb) if options.greyscale => {
+            resize_grey_rgb(rgb.pixels, rgb.width, rgb.height, width, height)?
+        }
         Decoded::Rgb(rgb) => resize_rgb(rgb.pixels, rgb.width, rgb.height, width, height)?,
         Decoded::Rgba(s) if options.greyscale => {
             resize_grey(s.pixels, s.width, s.height, width, height)?

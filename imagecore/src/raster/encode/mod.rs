@@ -2,6 +2,7 @@
 
 pub mod effort;
 pub mod png;
+pub mod png_filter;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::raster::encode::effort::Effort;

@@ -20,6 +20,7 @@
 use crate::colour::greyscale::{greyscale, luma};
 use crate::error::Result;
 use crate::raster::resize::{box_then_lanczos3, internal, pre_shrink_factor, shrunk_size};
+use crate::raster::rgba::widen_to_rgba;
 use fast_image_resize::images::Image;
 use fast_image_resize::{PixelType, Resizer};
 
@@ -59,6 +60,56 @@ fn pack_row(rgba: &[u8], pairs: &mut [u8]) {
     }
 }
 
+/// Writes one row of opaque RGB8 as luma + alpha (255) pairs: eight pixels at a time with
+/// SIMD128 on wasm32 (the arithmetic of [`luma`]), the rest one by one.
+#[inline]
+fn pack_rgb_row(rgb: &[u8], pairs: &mut [u8]) {
+    let simd = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
+    let done = if simd { rgb.len() / 24 * 24 } else { 0 };
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    for (pixels, out) in rgb.chunks_exact(24).zip(pairs.chunks_exact_mut(16)) {
+        pack_eight_rgb(pixels, out);
+    }
+    let tail = &mut pairs[done / 3 * 2..];
+    for (p, pair) in rgb[done..].chunks_exact(3).zip(tail.chunks_exact_mut(2)) {
+        pair[0] = luma(p[0], p[1], p[2]);
+        pair[1] = 255;
+    }
+}
+
+/// Eight RGB8 pixels (24 bytes) to eight luma + alpha 255 pairs (16 bytes).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn pack_eight_rgb(pixels: &[u8], out: &mut [u8]) {
+    use crate::colour::greyscale::WEIGHTS;
+    use core::arch::wasm32::*;
+    assert!(pixels.len() == 24 && out.len() == 16);
+    // SAFETY: the loads read bytes 0..16 and 8..24 of `pixels` (24 bytes, checked above), the
+    // store writes 16 bytes inside `out`; wasm32 loads and stores need no alignment.
+    let (low, high) = unsafe {
+        (
+            v128_load(pixels.as_ptr().cast()),
+            v128_load(pixels.as_ptr().add(8).cast()),
+        )
+    };
+    // Byte j of the 24 is lane j of `low` (j < 16) or lane j + 8 of the pair (j ≥ 8).
+    let rg = i8x16_shuffle::<0, 3, 6, 9, 12, 15, 26, 29, 1, 4, 7, 10, 13, 24, 27, 30>(low, high);
+    let bx = i8x16_shuffle::<2, 5, 8, 11, 14, 25, 28, 31, 0, 0, 0, 0, 0, 0, 0, 0>(low, high);
+    let (r, g, b) = (
+        u16x8_extend_low_u8x16(rg),
+        u16x8_extend_high_u8x16(rg),
+        u16x8_extend_low_u8x16(bx),
+    );
+    let [wr, wg, wb] = WEIGHTS.map(|w| u16x8_splat(u16::from(w)));
+    let weighted = u16x8_add(
+        u16x8_add(u16x8_mul(r, wr), u16x8_mul(g, wg)),
+        u16x8_add(u16x8_mul(b, wb), u16x8_splat(128)),
+    );
+    let pairs = v128_or(u16x8_shr(weighted, 8), u16x8_splat(0xff00));
+    // SAFETY: see above.
+    unsafe { v128_store(out.as_mut_ptr().cast(), pairs) };
+}
+
 /// Eight RGBA8 pixels (32 bytes) to eight premultiplied luma + alpha pairs (16 bytes).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
@@ -92,22 +143,29 @@ fn pack_eight(pixels: &[u8], out: &mut [u8]) {
     unsafe { v128_store(out.as_mut_ptr().cast(), pairs) };
 }
 
-/// Replaces straight-alpha RGBA8 `pixels` (`width`×`height`) in place by rows of premultiplied
-/// luma + alpha, each padded to a whole number of pairs by repeating its last pixel: an image
-/// of `width.div_ceil(2)`×`height` four-channel pixels. Once a row's output ends before its
-/// input starts (from the second or third row on), the row is packed without a copy.
-fn pack_rows_in_place(pixels: &mut Vec<u8>, width: usize, height: usize) {
+/// Replaces straight-alpha RGBA8 (`channels` 4) or opaque RGB8 (`channels` 3, at least 2 px
+/// wide) `pixels` (`width`×`height`) in place by rows of premultiplied luma + alpha, each padded to
+/// a whole number of pairs by repeating its last pixel: an image of `width.div_ceil(2)`×`height`
+/// four-channel pixels. Once a row's output ends before its input starts (from the second or third
+/// row on), the row is packed without a copy.
+fn pack_rows_in_place(pixels: &mut Vec<u8>, width: usize, height: usize, channels: usize) {
     let stride = width.div_ceil(2) * 4;
+    let row = width * channels;
+    let pack = if channels == 3 {
+        pack_rgb_row
+    } else {
+        pack_row
+    };
     let mut scratch = Vec::new();
     for y in 0..height {
-        let (from, to) = (y * width * 4, y * stride);
+        let (from, to) = (y * row, y * stride);
         if to + stride <= from {
             let (head, tail) = pixels.split_at_mut(from);
-            pack_row(&tail[..width * 4], &mut head[to..to + stride]);
+            pack(&tail[..row], &mut head[to..to + stride]);
         } else {
             scratch.clear();
-            scratch.extend_from_slice(&pixels[from..from + width * 4]);
-            pack_row(&scratch, &mut pixels[to..to + stride]);
+            scratch.extend_from_slice(&pixels[from..from + row]);
+            pack(&scratch, &mut pixels[to..to + stride]);
         }
         if width % 2 == 1 {
             pixels.copy_within(to + width * 2 - 2..to + width * 2, to + width * 2);
@@ -159,15 +217,52 @@ fn unpack_columns(pairs: &[u8], width: usize, height: usize) -> Vec<u8> {
 /// assert!(out.chunks(4).all(|p| p == [54, 54, 54, 255]));
 /// ```
 pub fn resize_grey(
+    pixels: Vec<u8>,
+    src_width: u32,
+    src_height: u32,
+    width: u32,
+    height: u32,
+) -> Result<Vec<u8>> {
+    resize_grey_of(pixels, 4, src_width, src_height, width, height)
+}
+
+/// [`resize_grey`] of opaque RGB8 `pixels` (a JPEG decoded to three channels,
+/// [`crate::raster::decode::decode_samples`]): the same output as [`resize_grey`] of those pixels
+/// with alpha 255 (`tests/resize_grey.rs`), without widening the source to four bytes a pixel.
+///
+/// ```
+/// use imagecore::raster::resize::grey::resize_grey_rgb;
+/// let red = [255u8, 0, 0].repeat(64 * 64);
+/// let out = resize_grey_rgb(red, 64, 64, 16, 16).unwrap();
+/// assert!(out.chunks(4).all(|p| p == [54, 54, 54, 255]));
+/// ```
+pub fn resize_grey_rgb(
+    pixels: Vec<u8>,
+    src_width: u32,
+    src_height: u32,
+    width: u32,
+    height: u32,
+) -> Result<Vec<u8>> {
+    resize_grey_of(pixels, 3, src_width, src_height, width, height)
+}
+
+fn resize_grey_of(
     mut pixels: Vec<u8>,
+    channels: usize,
     src_width: u32,
     src_height: u32,
     width: u32,
     height: u32,
 ) -> Result<Vec<u8>> {
     let (sw, sh) = (src_width as usize, src_height as usize);
-    if sw == 0 || sh == 0 || width == 0 || height == 0 || pixels.len() != sw * sh * 4 {
+    if sw == 0 || sh == 0 || width == 0 || height == 0 || pixels.len() != sw * sh * channels {
         return Err(internal(&"the buffer does not match the dimensions"));
+    }
+    // One pixel wide, a packed RGB row (4 bytes) would outgrow its 3; and at the source's size
+    // there is nothing to convolve: both take the RGBA path.
+    if channels == 3 && (sw == 1 || (src_width, src_height) == (width, height)) {
+        let rgba = widen_to_rgba(pixels, sw * sh, 3);
+        return resize_grey_of(rgba, 4, src_width, src_height, width, height);
     }
     if (src_width, src_height) == (width, height) {
         greyscale(&mut pixels);
@@ -176,7 +271,7 @@ pub fn resize_grey(
     let factor = pre_shrink_factor(src_width, src_height, width, height);
     let shrunk = shrunk_size(src_width, src_height, width, height, factor);
     let boxed = |size: (u32, u32)| (factor > 1).then_some(size);
-    pack_rows_in_place(&mut pixels, sw, sh);
+    pack_rows_in_place(&mut pixels, sw, sh, channels);
     let pairs_across = src_width.div_ceil(2);
     let src = Image::from_vec_u8(pairs_across, src_height, pixels, PixelType::U8x4)
         .map_err(|e| internal(&e))?;

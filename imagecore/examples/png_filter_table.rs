@@ -1,0 +1,59 @@
+//! `cargo run --release --example png_filter_table -- FILE…`: for each source file, its 128-px
+//! render in colour and in greyscale (the request path's decode and resize), encoded as PNG with
+//! every row unfiltered and with adaptive row filters (`encode::png_filter`), at the request
+//! path's effort and at `Small`: bytes and native ms of each, the measurements behind the filter
+//! rule of `encode::png`. `bench/bench_inputs.ts` makes the benchmark's sources.
+use imagecore::raster::decode::decode;
+use imagecore::raster::encode::effort::Effort;
+use imagecore::raster::encode::png::encode_png_with;
+use imagecore::raster::resize::grey::resize_grey;
+use imagecore::raster::resize::{output_size, resize};
+use std::time::Instant;
+
+fn encoded(
+    pixels: &[u8],
+    w: u32,
+    h: u32,
+    effort: Effort,
+    adaptive: Option<bool>,
+    palette: Option<bool>,
+) -> (usize, f64) {
+    let mut best = f64::INFINITY;
+    let mut bytes = 0;
+    for _ in 0..5 {
+        let mut copy = pixels.to_vec();
+        let mut out = Vec::new();
+        let start = Instant::now();
+        encode_png_with(&mut out, &mut copy, w, h, effort, adaptive, palette).expect("encode");
+        best = best.min(start.elapsed().as_secs_f64() * 1000.0);
+        bytes = out.len();
+    }
+    (bytes, best)
+}
+
+fn main() {
+    println!("source\top\tnone B\tadaptive B\tchosen B\tno palette B\tno palette none B\tnone ms\tadaptive ms\tsmall none B\tsmall adaptive B");
+    for path in std::env::args().skip(1) {
+        let bytes = std::fs::read(&path).expect("read");
+        let (source, (w, h)) = decode(&bytes, |w, h| output_size(w, h, 128)).expect("decode");
+        for grey in [false, true] {
+            let pixels = source.pixels.clone();
+            let out = if grey {
+                resize_grey(pixels, source.width, source.height, w, h)
+            } else {
+                resize(pixels, source.width, source.height, w, h)
+            }
+            .expect("resize");
+            let (none, none_ms) = encoded(&out, w, h, Effort::Fast, Some(false), None);
+            let (adaptive, adaptive_ms) = encoded(&out, w, h, Effort::Fast, Some(true), None);
+            let (chosen, _) = encoded(&out, w, h, Effort::Fast, None, None);
+            let (nopal, _) = encoded(&out, w, h, Effort::Fast, None, Some(false));
+            let (nopal_none, _) = encoded(&out, w, h, Effort::Fast, Some(false), Some(false));
+            let (small_none, _) = encoded(&out, w, h, Effort::Small, Some(false), None);
+            let (small_adaptive, _) = encoded(&out, w, h, Effort::Small, Some(true), None);
+            let name = path.rsplit('/').next().unwrap_or(&path);
+            let op = if grey { "grey" } else { "colour" };
+            println!("{name}\t{op}\t{none}\t{adaptive}\t{chosen}\t{nopal}\t{nopal_none}\t{none_ms:.3}\t{adaptive_ms:.3}\t{small_none}\t{small_adaptive}");
+        }
+    }
+}
