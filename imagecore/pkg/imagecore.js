@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=f3f46a3a7e35e1e9144c98cf2cc0c9e5ea23c27e4c5507bc833dbd868bd33d6f wasm-sha256=e97fcf5501d8a0a4c3848718fe986283755f98de093fb22a7bd43e07462f14c7 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=c2175ca9264985343361c13309215974e5875470baf48f85c2ab20bba6dfcbcf wasm-sha256=29e2de4effdbeccbeaffb2d4633d7cd15d8632dfd0870a37638340b391554b75 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=f3f46a3a7e35e1e9144c98cf2cc0c9e5ea23c27e4c5507bc833dbd868bd33d6f wasm-sha256=76c43ae5e20a9724fa6167aeda4a568de8d87e39255f2c10121907bd51e4f7e6 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=c2175ca9264985343361c13309215974e5875470baf48f85c2ab20bba6dfcbcf wasm-sha256=8fc8a347c80f9289b423c060e39dcf0a97e98aff6cfe3ad79a3bcd20cd8c1c93 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
@@ -35,6 +35,27 @@ export function memory_bytes() {
     __wbg_call_guard();
     ret = wasm.memory_bytes();
     return ret;
+}
+
+/**
+ * SVG module: checks that `input` is a sanitised document as `svg_sanitize` writes them
+ * ([`sanitize::check_sanitized`]: an archive import's check of a stored one), as the result
+ * header with its intrinsic size and no body.
+ * @param {Uint8Array | number[]} input
+ * @returns {Uint8Array}
+ */
+export function svg_check_sanitized(input) {
+    const ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.svg_check_sanitized(ptr0, len0);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    return v2;
 }
 
 /**
@@ -111,6 +132,60 @@ export function svg_rasterize(input, width) {
     var v3 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
     wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
     return v3;
+}
+
+/**
+ * SVG module: the sanitised SVG document served for `format=svg` ([`sanitize`]), as the result
+ * header (the intrinsic size, format 6 = svg) then the document in UTF-8.
+ * @param {Uint8Array | number[]} input
+ * @returns {Uint8Array}
+ */
+export function svg_sanitize(input) {
+    const ptr0 = passArray8ToWasm0(input, wasm.__wbindgen_malloc);
+    const len0 = WASM_VECTOR_LEN;
+    let ret;
+    __wbg_call_guard();
+    ret = wasm.svg_sanitize(ptr0, len0);
+    if (ret[3]) {
+        throw takeFromExternrefTable0(ret[2]);
+    }
+    var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+    wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    return v2;
+}
+
+/**
+ * SVG module: the sanitised SVG `text` recoloured for `greyscale` and `theme` (0 none, 1 light,
+ * 2 dark) — see [`recolour`].
+ * @param {string} text
+ * @param {boolean} greyscale
+ * @param {number} theme
+ * @returns {string}
+ */
+export function svg_theme(text, greyscale, theme) {
+    let deferred5_0;
+    let deferred5_1;
+    try {
+        const val2 = +greyscale;
+        const val3 = +theme;
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        let ret;
+        __wbg_call_guard();
+        ret = wasm.svg_theme(ptr0, len0, val2, val3);
+        var ptr4 = ret[0];
+        var len4 = ret[1];
+        if (ret[3]) {
+            ptr4 = 0; len4 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred5_0 = ptr4;
+        deferred5_1 = len4;
+        return getStringFromWasm0(ptr4, len4);
+    } finally {
+        __wbg_call_guard();
+        wasm.__wbindgen_free(deferred5_0, deferred5_1, 1);
+    }
 }
 
 /**
