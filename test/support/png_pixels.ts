@@ -1,8 +1,9 @@
 /**
  * RGBA8 pixels of a PNG written by imagecore, read without sharp (for the tests that must not run
- * it): imagecore writes unfiltered rows (filter type 0) of 8-bit grey, grey+alpha, RGB or RGBA,
- * or a 1-, 2-, 4- or 8-bit palette with `tRNS` (imagecore/README.md, **Encoding**). Anything
- * else (other filters, 16-bit samples, interlacing) is refused rather than misread.
+ * it): imagecore writes rows with any of PNG's five filters (photo-like renders are filtered) of
+ * 8-bit grey, grey+alpha, RGB or RGBA, or a 1-, 2-, 4- or 8-bit palette with `tRNS`
+ * (imagecore/README.md, **Encoding**). Anything else (16-bit samples, interlacing) is refused
+ * rather than misread.
  *
  * @example
  * ```ts
@@ -56,9 +57,9 @@ export function pngPixels(png: Uint8Array): PngPixels {
   const raw = new Uint8Array(inflateSync(zlib));
   const stride = Math.ceil(width * channels * depth / 8);
   const data = new Uint8Array(width * height * 4);
+  unfilter(raw, stride, height, Math.max(1, Math.ceil(channels * depth / 8)));
   for (let y = 0; y < height; y++) {
     const row = raw.subarray(y * (stride + 1), (y + 1) * (stride + 1));
-    if (row[0] !== 0) throw new Error(`PNG filter ${row[0]}`);
     for (let x = 0; x < width; x++) {
       const out = (y * width + x) * 4;
       if (type === 3) {
@@ -74,4 +75,32 @@ export function pngPixels(png: Uint8Array): PngPixels {
     }
   }
   return { data, width, height };
+}
+
+/**
+ * Undoes PNG's row filters in place (PNG spec §9: None, Sub, Up, Average, Paeth), leaving each
+ * row's filter byte at 0; `bpp` is the bytes of one pixel (at least 1).
+ */
+function unfilter(raw: Uint8Array, stride: number, height: number, bpp: number): void {
+  for (let y = 0; y < height; y++) {
+    const at = y * (stride + 1);
+    const filter = raw[at];
+    if (filter > 4) throw new Error(`PNG filter ${filter}`);
+    for (let i = 1; i <= stride; i++) {
+      const left = i > bpp ? raw[at + i - bpp] : 0;
+      const up = y > 0 ? raw[at - stride - 1 + i] : 0;
+      const upLeft = y > 0 && i > bpp ? raw[at - stride - 1 + i - bpp] : 0;
+      let predicted = 0;
+      if (filter === 1) predicted = left;
+      else if (filter === 2) predicted = up;
+      else if (filter === 3) predicted = (left + up) >> 1;
+      else if (filter === 4) {
+        const p = left + up - upLeft;
+        const [pa, pb, pc] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
+        predicted = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
+      }
+      raw[at + i] = (raw[at + i] + predicted) & 0xff;
+    }
+    raw[at] = 0;
+  }
 }
