@@ -67,18 +67,42 @@ export async function recordFound(kv: Deno.Kv, domain: string, entry: FoundEntry
  * const due = await dueDomains(kv, new LogoStore(kv), isDue, 50); // at most 50 domains
  * ```
  */
-export async function dueDomains(
+export function dueDomains(
   kv: Deno.Kv,
   store: { get(domain: string): Promise<StoredRecord | null> },
   isDue: (found: FoundEntry) => boolean,
   limit: number,
 ): Promise<string[]> {
+  return stillDiscovered<FoundEntry>(
+    kv,
+    DISCOVERY_FOUND_PREFIX,
+    store,
+    (found) => isDue(found) ? found.hash : undefined,
+    limit,
+  );
+}
+
+/**
+ * The sweep's walk of one discovery memory (`[…, kind, domain]` keys under `prefix`), shared by
+ * icons ({@link dueDomains}) and wordmarks (`wordmark_memory.ts`): up to `limit` domains whose
+ * entry is due — `dueHash` gives the hash discovery stored, or `undefined` when not due — and
+ * whose record in `store` still has that hash. An entry whose record was removed or replaced by
+ * an operator is deleted on the way.
+ */
+export async function stillDiscovered<T>(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+  store: { get(domain: string): Promise<StoredRecord | null> },
+  dueHash: (value: T) => string | undefined,
+  limit: number,
+): Promise<string[]> {
   const due: string[] = [];
-  for await (const entry of kv.list<FoundEntry>({ prefix: DISCOVERY_FOUND_PREFIX })) {
-    if (!isDue(entry.value)) continue;
+  for await (const entry of kv.list<T>({ prefix })) {
+    const hash = dueHash(entry.value);
+    if (hash === undefined) continue;
     const domain = entry.key[2] as string;
     const record = await store.get(domain);
-    if (record === null || record.hash !== entry.value.hash) {
+    if (record === null || record.hash !== hash) {
       // Removed or replaced by an operator since: no longer discovery's to refresh.
       await kv.atomic().check(entry).delete(entry.key).commit();
       continue;

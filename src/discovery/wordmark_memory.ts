@@ -10,7 +10,7 @@
  * @module
  */
 import { DISCOVERY_WORDMARK_PREFIX, discoveryWordmarkKey } from "../store/keyspace.ts";
-import type { StoredRecord } from "./found_memory.ts";
+import { stillDiscovered, type StoredRecord } from "./found_memory.ts";
 
 /** The wordmark a discovery stored. */
 export interface StoredWordmarkEntry {
@@ -76,19 +76,12 @@ export async function dueWordmarkDomains(
   isDue: (entry: StoredWordmarkEntry) => boolean,
   limit: number,
 ): Promise<string[]> {
-  const due: string[] = [];
-  if (limit <= 0) return due;
-  for await (const entry of kv.list<WordmarkEntry>({ prefix: DISCOVERY_WORDMARK_PREFIX })) {
-    if (!isStoredWordmark(entry.value) || !isDue(entry.value)) continue;
-    const domain = entry.key[2] as string;
-    const record = await wordmarks.get(domain);
-    if (record === null || record.hash !== entry.value.hash) {
-      // Removed or replaced by an operator since: no longer discovery's to refresh.
-      await kv.atomic().check(entry).delete(entry.key).commit();
-      continue;
-    }
-    due.push(domain);
-    if (due.length >= limit) break;
-  }
-  return due;
+  if (limit <= 0) return [];
+  return await stillDiscovered<WordmarkEntry>(
+    kv,
+    DISCOVERY_WORDMARK_PREFIX,
+    wordmarks,
+    (entry) => isStoredWordmark(entry) && isDue(entry) ? entry.hash : undefined,
+    limit,
+  );
 }
