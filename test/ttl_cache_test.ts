@@ -243,3 +243,31 @@ Deno.test("TtlCache with secondChance and sizeOf stays under maxBytes", async ()
   assert.ok(cache.bytes <= 10, `bytes ${cache.bytes}`);
   assert.equal(cache.size, 2);
 });
+
+Deno.test("TtlCache with admission keeps a popular key over one asked for once", async () => {
+  const { loads, load } = counting();
+  // Each answer counts its key's length; 3 bytes hold three one-letter keys.
+  const options = { ttlMs: 1_000, maxEntries: 100, maxBytes: 3, sizeOf: (n: number) => n, load };
+  const cache = new TtlCache<number>({ ...options, secondChance: true, admission: true });
+  for (const key of ["a", "b", "c"]) await cache.get(key);
+  for (const key of ["a", "b", "c"]) await cache.get(key); // each asked twice
+  // A stream of keys asked for once each: every one is answered, none is kept.
+  for (const key of ["d", "e", "f", "g"]) assert.equal(await cache.get(key), 1);
+  for (const key of ["a", "b", "c"]) await cache.get(key);
+  assert.deepEqual(loads, ["a", "b", "c", "d", "e", "f", "g"], "a, b and c were never evicted");
+  assert.equal(cache.size, 3);
+  assert.equal(cache.bytes, 3);
+  // a, b and c were asked for 3 times each: d is kept once asked for a fourth time, not before.
+  await cache.get("d");
+  await cache.get("d");
+  assert.equal(loads.filter((key) => key === "d").length, 3, "asked 3 times: a tie, not kept");
+  await cache.get("d");
+  await cache.get("d");
+  assert.equal(loads.filter((key) => key === "d").length, 4, "d was kept on its fourth load");
+  assert.equal(cache.bytes, 3);
+  // Without admission the same one-off stream pushes the popular keys out.
+  const plain = counting();
+  const lru = new TtlCache<number>({ ...options, load: plain.load, secondChance: true });
+  for (const key of ["a", "b", "c", "a", "b", "c", "d", "e", "f", "g", "a"]) await lru.get(key);
+  assert.equal(plain.loads.filter((key) => key === "a").length, 2);
+});

@@ -218,6 +218,8 @@ export function createApp(deps: AppDeps): App {
     maxBytes: deps.variantCacheBytes ?? DEFAULT_VARIANT_CACHE_BYTES,
     // The bytes, and the prepared response's copy from a variant's second 200 on (respond.ts).
     copies: 2,
+    // Popular variants stay while one-off ones pass (skewed traffic: issue 34).
+    admission: true,
   });
   const sources = new VariantCache({
     maxBytes: deps.sourceCacheBytes ?? DEFAULT_SOURCE_CACHE_BYTES,

@@ -98,8 +98,6 @@ export function createMonogramRenderer(
     tag: monogramTag,
     render(domain, options, etag) {
       const tag = etag ?? monogramTag(domain, options);
-      const cached = variants.get(tag);
-      if (cached !== undefined) return Promise.resolve(cached);
       return variants.getOrCreate(tag, () => draw(domain, options, tag));
     },
   };

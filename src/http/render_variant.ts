@@ -283,8 +283,6 @@ export function createRenderer(options: RendererOptions): Renderer {
     },
     render(record, opts, etag) {
       const tag = etag ?? variantTag(plan(record, opts), opts);
-      const cached = variants.get(tag);
-      if (cached !== undefined) return Promise.resolve(cached);
       return variants.getOrCreate(tag, () => produce(plan(record, opts), opts, tag));
     },
     substitution(record, opts) {

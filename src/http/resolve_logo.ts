@@ -176,8 +176,9 @@ export function createResolver(options: ResolverOptions): Resolver {
     counts: options.counts,
     confirmedAt: changes && (() => changes.confirmedAt()),
     maxAgeMs: changes && LOGO_CACHE_MAX_AGE_MS,
-    // Popular domains stay while one-off ones go (skewed traffic: issue 34).
+    // Popular domains stay while one-off ones go, and do not push popular ones out (issue 34).
     secondChance: true,
+    admission: true,
   });
   const unsubscribe = changes?.subscribe({
     changed: (domains) => {

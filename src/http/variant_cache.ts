@@ -19,6 +19,7 @@
  * ```
  * @module
  */
+import { FrequencySketch } from "../frequency_sketch.ts";
 import { SingleFlight } from "../single_flight.ts";
 
 /** An encoded image ready to send. */
@@ -45,6 +46,13 @@ export interface VariantCacheOptions {
    * body). An entry is counted at the most it can hold, whether or not it was answered twice.
    */
   copies?: number;
+  /**
+   * Keep a new entry that needs an eviction to fit only when its key was asked for more often
+   * lately than the entry it would evict (TinyLFU admission: `src/frequency_sketch.ts`, sized for
+   * the entries of {@link TYPICAL_IMAGE_BYTES} × `copies` that `maxBytes` holds); default every
+   * entry is kept. A value not kept is still returned to whoever asked.
+   */
+  admission?: boolean;
 }
 
 /** Counters of a {@link VariantCache}. */
@@ -63,6 +71,9 @@ export interface VariantCacheStats {
 
 /** Default byte budget: 64 MiB. */
 export const DEFAULT_VARIANT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** What a cached image is expected to weigh, to size the admission sketch: a 128-px PNG logo. */
+export const TYPICAL_IMAGE_BYTES = 6 * 1024;
 
 /** Rough per-entry bookkeeping cost counted against the budget besides the image bytes. */
 const ENTRY_OVERHEAD_BYTES = 128;
@@ -88,6 +99,7 @@ export class VariantCache<V extends Variant = Variant> {
   readonly #maxBytes: number;
   readonly #maxEntryBytes: number;
   readonly #copies: number;
+  readonly #sketch: FrequencySketch | undefined;
   #bytes = 0;
   #hits = 0;
   #misses = 0;
@@ -98,6 +110,9 @@ export class VariantCache<V extends Variant = Variant> {
     this.#maxBytes = options.maxBytes ?? DEFAULT_VARIANT_CACHE_BYTES;
     this.#maxEntryBytes = options.maxEntryBytes ?? Math.floor(this.#maxBytes / 4);
     this.#copies = options.copies ?? 1;
+    this.#sketch = options.admission
+      ? new FrequencySketch(Math.ceil(this.#maxBytes / (TYPICAL_IMAGE_BYTES * this.#copies)))
+      : undefined;
     if (!(this.#maxBytes >= 0) || !(this.#maxEntryBytes >= 0)) {
       throw new RangeError("Cannot create variant cache: byte budgets must be non-negative");
     }
@@ -106,8 +121,9 @@ export class VariantCache<V extends Variant = Variant> {
     }
   }
 
-  /** The cached value for `key`, marked used, or `undefined`. */
+  /** The cached value for `key`, marked used, or `undefined`. Counts a lookup of `key`. */
   get(key: string): V | undefined {
+    this.#sketch?.increment(key);
     const slot = this.#entries.get(key);
     if (slot === undefined) return undefined;
     slot.used = true;
@@ -145,7 +161,10 @@ export class VariantCache<V extends Variant = Variant> {
     return this.#copies * heldBytes(value.bytes) + ENTRY_OVERHEAD_BYTES;
   }
 
-  /** Stores `value` under `key` (unless larger than the per-entry limit), evicting the oldest. */
+  /**
+   * Stores `value` under `key` (unless larger than the per-entry limit), evicting the oldest
+   * unused; with `admission`, only if `key` was asked for more often than each entry it evicts.
+   */
   set(key: string, value: V): void {
     const size = this.#size(value);
     this.delete(key);
@@ -160,6 +179,7 @@ export class VariantCache<V extends Variant = Variant> {
         this.#entries.set(oldest, slot);
         continue;
       }
+      if (this.#sketch !== undefined && !this.#sketch.admits(key, oldest)) return;
       this.delete(oldest);
       this.#evictions++;
     }

@@ -42,7 +42,7 @@ Deno.test("recordCacheBytes counts a record's inlined bytes plus a fixed overhea
   );
 });
 
-Deno.test("the record cache keeps at most maxBytes of records, the oldest going first", async () => {
+Deno.test("the record cache keeps at most maxBytes of records; a domain asked once pushes none out", async () => {
   const gets: string[] = [];
   const perRecord = RECORD_OVERHEAD_BYTES + 10_000;
   const resolve = createResolver({
@@ -56,12 +56,22 @@ Deno.test("the record cache keeps at most maxBytes of records, the oldest going 
     maxBytes: 5 * perRecord,
   });
   const domains = Array.from({ length: 8 }, (_, i) => `d${i}.example`);
-  for (const domain of domains) await resolve(domain);
+  for (const domain of domains) assert.equal((await resolve(domain)).domain, domain);
   assert.equal(gets.length, 8);
-  for (const domain of domains.slice(3)) await resolve(domain);
-  assert.equal(gets.length, 8, "the five newest are cached");
+  // Each asked once: the three past the budget were answered, and not kept over the first five.
+  for (const domain of domains.slice(0, 5)) await resolve(domain);
+  assert.equal(gets.length, 8, "the first five are cached");
+  await resolve(domains[5]);
+  assert.deepEqual(gets.slice(8), [domains[5]], "d5 was not kept, and is read again");
+  // Asked a third time, d5 is asked for more often than d1…d4 (twice each): it is kept, and
+  // d1, the oldest not asked since, goes; d0, asked again meanwhile, stays.
   await resolve(domains[0]);
-  assert.deepEqual(gets.slice(8), [domains[0]], "the oldest was evicted and is read again");
+  await resolve(domains[5]);
+  await resolve(domains[5]);
+  assert.deepEqual(gets.slice(8), [domains[5], domains[5]], "kept on its third ask");
+  await resolve(domains[0]);
+  await resolve(domains[1]);
+  assert.deepEqual(gets.slice(10), [domains[1]], "d1 made room for d5; d0 stayed");
 });
 
 Deno.test("the record cache's entries are bounded by its bytes: one RECORD_OVERHEAD_BYTES each", async () => {

@@ -88,3 +88,35 @@ Deno.test("VariantCache gives each used entry one second chance, then evicts the
   assert.ok(cache.has("c") && cache.has("d") && cache.has("e"));
   assert.equal(cache.stats().evictions, 2);
 });
+
+Deno.test("VariantCache with admission does not let one-off entries push popular ones out", async () => {
+  // 3 entries of 872 + 128 fit in 3000.
+  const cache = new VariantCache({ maxBytes: 3_000, maxEntryBytes: 3_000, admission: true });
+  const produced: string[] = [];
+  const ask = (key: string) =>
+    cache.getOrCreate(key, () => {
+      produced.push(key);
+      return Promise.resolve(variant(872));
+    });
+  for (const key of ["a", "b", "c", "a", "b", "c"]) await ask(key);
+  for (const key of ["d", "e", "f"]) assert.equal((await ask(key)).bytes.byteLength, 872);
+  for (const key of ["a", "b", "c"]) await ask(key);
+  assert.deepEqual(produced, ["a", "b", "c", "d", "e", "f"]);
+  assert.equal(cache.stats().evictions, 0);
+  // a, b and c were asked for 3 times each: d gets in when asked for a fourth time, not before.
+  await ask("d");
+  await ask("d");
+  assert.equal(produced.filter((key) => key === "d").length, 3);
+  assert.equal(cache.stats().evictions, 0, "a tie keeps the held entry");
+  await ask("d");
+  await ask("d");
+  assert.equal(produced.filter((key) => key === "d").length, 4);
+  assert.equal(cache.stats().evictions, 1);
+  assert.equal(cache.stats().bytes, 3_000);
+  // Without admission the one-off entries evict the popular ones.
+  const plain = new VariantCache({ maxBytes: 3_000, maxEntryBytes: 3_000 });
+  for (const key of ["a", "b", "c", "a", "b", "c", "d", "e", "f"]) {
+    await plain.getOrCreate(key, () => Promise.resolve(variant(872)));
+  }
+  assert.equal(plain.get("a"), undefined);
+});
