@@ -22,7 +22,7 @@
  */
 import process from "node:process";
 import { encodeRgba } from "../imagecore/mod.ts";
-import { createRenderer, type TaggedVariant } from "../src/http/render_variant.ts";
+import { answerLength, createRenderer, type TaggedVariant } from "../src/http/render_variant.ts";
 import { DEFAULT_OPTIONS, type LogoOptions } from "../src/http/request_options.ts";
 import { VariantCache } from "../src/http/variant_cache.ts";
 import { type LogoRecord, LogoStore } from "../src/store/logo_store.ts";
@@ -120,7 +120,7 @@ async function measure(
       if (round < 0) continue; // warm-up
       times[i].push(ms);
       cpu[i] += (used.user + used.system) / 1000;
-      out[i] = `${variant.width}×${variant.height}, ${variant.bytes.length} B`;
+      out[i] = `${variant.width}×${variant.height}, ${answerLength(variant)} B`;
     }
   }
   const median = (list: number[]) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)];

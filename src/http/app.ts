@@ -57,6 +57,7 @@ import {
   observeMonograms,
 } from "./monogram.ts";
 import {
+  answerLength,
   createRenderer,
   DEFAULT_SOURCE_CACHE_BYTES,
   type RendererOptions,
@@ -106,14 +107,14 @@ export interface AppDeps {
    * default 5000 ms.
    */
   logoCacheTtlMs?: number;
-  /** Byte budget of cached logo records (they hold the default image); default 32 MiB. */
+  /** Byte budget of cached logo records (they hold the default image and answer); default 64 MiB. */
   logoCacheBytes?: number;
   /**
    * The logo change feed (`src/store/logo_change_feed.ts`, started by the caller): records stay
    * cached while it confirms them, and go when it names their domain; default none (5-s records).
    */
   logoChanges?: LogoChangeFeed;
-  /** Byte budget of rendered variants kept in memory; default 64 MiB. */
+  /** Byte budget of rendered variants kept in memory; default 32 MiB. */
   variantCacheBytes?: number;
   /** Byte budget of stored renditions kept in memory to render from; default 32 MiB. */
   sourceCacheBytes?: number;
@@ -335,7 +336,7 @@ export function createApp(deps: AppDeps): App {
         ? await renderMonogram(parsed.domain, parsed.options, etag)
         : await render(logo.record, parsed.options, etag);
       context.outcome = outcome;
-      context.bytes = variant.bytes.byteLength;
+      context.bytes = answerLength(variant);
       // 7 respond
       observation.step("respond");
       return respondImage(variant, context);

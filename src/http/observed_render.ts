@@ -1,6 +1,6 @@
 /**
- * The render step as operations see it: whether the answer came from the rendered-variant cache
- * or was produced now (sent as stored, or rendered by imagecore), and how long producing it took
+ * The render step as operations see it: whether the answer came from memory (the rendered-variant
+ * cache, or a default answer kept on its record: `stored_answer.ts`) or was produced now (sent as stored, or rendered by imagecore), and how long producing it took
  * (the `logo_render_duration_seconds` histogram, `src/observe/metrics.ts`). The outcome goes to
  * the access log; a cache hit is not timed.
  *
@@ -33,14 +33,15 @@
  */
 import type { RenderOutcome, RequestObserver } from "../observe/request_observer.ts";
 import type { LogoRecord } from "../store/logo_store.ts";
-import { planRender, type Renderer, type TaggedVariant } from "./render_variant.ts";
+import { type Answer, planRender, type Renderer, type TaggedVariant } from "./render_variant.ts";
+import { hasStoredAnswer } from "./stored_answer.ts";
 import type { LogoOptions } from "./request_options.ts";
 import type { VariantCache } from "./variant_cache.ts";
 
 /** A rendered answer and how it came about. */
 export interface ObservedVariant {
   /** The answer. */
-  readonly variant: TaggedVariant;
+  readonly variant: Answer;
   /** `cache`, `stored` or `rendered`. */
   readonly outcome: RenderOutcome;
 }
@@ -61,12 +62,13 @@ export function observeRenders(
 ): (record: LogoRecord, options: LogoOptions, etag: string) => Promise<ObservedVariant> {
   const { renderer, variants, observer } = deps;
   return async (record, options, etag) => {
-    if (variants.has(etag)) {
+    const plan = planRender(record, options);
+    if (variants.has(etag) || (plan.asStored && hasStoredAnswer(plan.rendition, etag))) {
       return { variant: await renderer.render(record, options, etag), outcome: "cache" };
     }
     const started = performance.now();
     const variant = await renderer.render(record, options, etag);
-    const kind = planRender(record, options).asStored ? "stored" : "rendered";
+    const kind = plan.asStored ? "stored" : "rendered";
     observer.render(kind, (performance.now() - started) / 1000);
     return { variant, outcome: kind };
   };

@@ -4,7 +4,8 @@
  *
  * - The default request (128 px, PNG, no greyscale, no theme) is the precomputed `default`
  *   rendition, sent as stored: no decoding, and no KV read when the record holds its bytes
- *   (`src/store/inline_rendition.ts`).
+ *   (`src/store/inline_rendition.ts`). Such an answer is kept on the record, not in the variant
+ *   cache (`stored_answer.ts`: one copy of the image per cached logo).
  * - Any other request renders, with imagecore's `transform` in `imaging` (the render pool's
  *   workers in the server, `src/server/render_pool.ts`; in process by default), from the smallest
  *   stored rendition at least as wide as asked (or the widest there is: the asked width is always
@@ -19,7 +20,7 @@
  *   raster source, or one stored before recipe 3), or a recolouring asked of a renderer without
  *   `themeSvg`, answers the PNG of the same options instead, marked as the substitution `png`
  *   ({@link Renderer.substitution}, sent as `X-Logo-Fallback: png`).
- * - Results live in a {@link VariantCache} keyed by the ETag; identical concurrent misses render
+ * - Other results live in a {@link VariantCache} keyed by the ETag; identical concurrent misses render
  *   once. Source renditions read from KV are cached too, under their own budget.
  *
  * @example
@@ -67,6 +68,7 @@ import type { LogoType } from "../sdk/logo_options.ts";
 import type { LogoOptions } from "./request_options.ts";
 import { logoNotFound } from "./resolve_logo.ts";
 import type { LogoRecord, LogoStore, Rendition } from "../store/logo_store.ts";
+import { type StoredAnswer, storedAnswer, storedBytes } from "./stored_answer.ts";
 import { type Variant, VariantCache } from "./variant_cache.ts";
 
 /** A rendered image with its strong entity tag and dimensions. */
@@ -77,6 +79,14 @@ export interface TaggedVariant extends Variant {
   readonly width: number;
   /** Height of the image in px (sent as `X-Logo-Height`). */
   readonly height: number;
+}
+
+/** What the render step answers: a variant, or a default answer kept on its record. */
+export type Answer = TaggedVariant | StoredAnswer;
+
+/** The length of an answer's image in bytes. */
+export function answerLength(answer: Answer): number {
+  return "body" in answer ? answer.byteLength : answer.bytes.byteLength;
 }
 
 /** The rendition read rendering needs from the logo store. */
@@ -115,7 +125,7 @@ export interface Renderer {
    * @throws {HttpError} 404 when the record's bytes vanished (the logo was just removed), 503
    * when KV fails.
    */
-  render(record: LogoRecord, options: LogoOptions, etag?: string): Promise<TaggedVariant>;
+  render(record: LogoRecord, options: LogoOptions, etag?: string): Promise<Answer>;
   /**
    * What the answer to `options` for `record` substitutes for what was asked (sent as
    * `X-Logo-Fallback`, on its 304 too): `png` for a `format=svg` answered with the PNG.
@@ -252,7 +262,8 @@ export function createRenderer(options: RendererOptions): Renderer {
     planRender(record, opts, recolour !== undefined);
 
   async function readRendition(rendition: Rendition): Promise<Uint8Array> {
-    const bytes = rendition.data ?? await guardKv(() => logos.readRendition(rendition), { log });
+    const bytes = rendition.data ?? await storedBytes(rendition) ??
+      await guardKv(() => logos.readRendition(rendition), { log });
     // The record was read a moment ago but its bytes are gone: the logo was just removed.
     if (bytes === null) throw logoNotFound();
     return bytes;
@@ -282,8 +293,13 @@ export function createRenderer(options: RendererOptions): Renderer {
       return variantTag(plan(record, opts), opts);
     },
     render(record, opts, etag) {
-      const tag = etag ?? variantTag(plan(record, opts), opts);
-      return variants.getOrCreate(tag, () => produce(plan(record, opts), opts, tag));
+      const planned = plan(record, opts);
+      const tag = etag ?? variantTag(planned, opts);
+      if (planned.asStored) {
+        const stored = storedAnswer(planned.rendition, tag);
+        if (stored !== undefined) return Promise.resolve(stored);
+      }
+      return variants.getOrCreate(tag, () => produce(planned, opts, tag));
     },
     substitution(record, opts) {
       return opts.format === "svg" ? plan(record, opts).substitution : undefined;

@@ -46,6 +46,7 @@ import { guardKv } from "../kv_unavailable.ts";
 import type { LogoRecord, LogoStore } from "../store/logo_store.ts";
 import type { LogoChangeFeed } from "../store/logo_change_feed.ts";
 import { SingleFlight } from "../single_flight.ts";
+import { STORED_ANSWER_OVERHEAD_BYTES } from "./stored_answer.ts";
 import { type CacheCounts, TtlCache } from "../ttl_cache.ts";
 import { DEFAULT_TYPE, LOGO_TYPES, type LogoType } from "../sdk/logo_options.ts";
 
@@ -108,10 +109,11 @@ export const LOGO_CACHE_TTL_MS = 5_000;
  */
 export const LOGO_CACHE_MAX_AGE_MS = 10 * 60_000;
 /**
- * Default bytes of the record cache (thousands of records with their default image inside); the
- * oldest entry goes first. `LOGO_RECORD_CACHE_MB` sets it in the server.
+ * Default bytes of the record cache: 64 MiB, thousands of records with their default image inside
+ * and the default answer made of it (`stored_answer.ts`); the least recently used go first.
+ * `LOGO_RECORD_CACHE_MB` sets it in the server.
  */
-export const LOGO_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+export const LOGO_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * How long a process remembers it asked discovery for a registrable domain's wordmark (see the
@@ -127,12 +129,15 @@ export const RECORD_OVERHEAD_BYTES = 1024;
 
 /**
  * Bytes a cached record (or absence) is counted as: {@link RECORD_OVERHEAD_BYTES} plus the bytes of
- * the renditions it holds.
+ * the renditions it holds, plus {@link STORED_ANSWER_OVERHEAD_BYTES} for a `default` it holds (the
+ * answer made from it, kept on the record: `stored_answer.ts`), counted at load whether or not
+ * the answer is made.
  */
 export function recordCacheBytes(record: LogoRecord | null): number {
   let bytes = RECORD_OVERHEAD_BYTES;
   if (record === null) return bytes;
   for (const name in record.renditions) bytes += record.renditions[name].data?.byteLength ?? 0;
+  if (record.renditions.default?.data !== undefined) bytes += STORED_ANSWER_OVERHEAD_BYTES;
   return bytes;
 }
 

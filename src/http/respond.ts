@@ -34,7 +34,7 @@ import { corsHeaders } from "./cors.ts";
 import type { Log } from "../safe_log.ts";
 import { HttpError } from "../http_error.ts";
 import type { RateLimitDecision } from "../limits/rate_limiter.ts";
-import type { TaggedVariant } from "./render_variant.ts";
+import { type Answer, answerLength } from "./render_variant.ts";
 import { CONTENT_TYPES, fallbackHeader, type FallbackMark } from "../sdk/logo_options.ts";
 
 /**
@@ -99,7 +99,8 @@ interface Prepared {
  * most renders of uncommon sizes and themes are asked for once, and preparing them filled the
  * serving isolate's old generation with responses nobody reused (two `Response`s, a `Map` and a
  * copy of the bytes each), whose collections delayed cache hits (bench/results/2026-11-27-render-pool.md,
- * **Sixth quiet run**).
+ * **Sixth quiet run**). A default answer kept on its record (`stored_answer.ts`) lives as long as
+ * its record and is its body `Response` already: it is prepared at its first 200.
  *
  * The state is a property of the variant object under this module's symbol, not an entry of a
  * `WeakMap` keyed by the variant: V8 marks a `WeakMap`'s entries (ephemerons) in the final,
@@ -110,7 +111,7 @@ interface Prepared {
 const PREPARED = Symbol("prepared 200 responses");
 
 /** A variant as this module sees it: with the state it keeps on it. */
-type Preparable = TaggedVariant & { [PREPARED]?: Prepared | typeof ANSWERED_ONCE };
+type Preparable = Answer & { [PREPARED]?: Prepared | typeof ANSWERED_ONCE };
 
 /** A variant's state ({@link PREPARED}) after its first 200 (a plain `Response`, not kept). */
 const ANSWERED_ONCE = "answered once";
@@ -145,7 +146,7 @@ function imageCacheControl(context: ResponseContext): string {
 }
 
 function imageHeaders(
-  variant: TaggedVariant,
+  variant: Answer,
   context: ResponseContext,
   cacheControl: string,
 ): [string, string][] {
@@ -161,29 +162,32 @@ function imageHeaders(
   }
   // A GET's Content-Length is set by Deno.serve from the body; a HEAD has no body to count.
   if (context.method === "HEAD") {
-    headers.push(["content-length", String(variant.bytes.byteLength)]);
+    headers.push(["content-length", String(answerLength(variant))]);
   }
   return headers;
 }
 
 /** The 200 answer: the image, or for `HEAD` its headers alone. */
-export function respondImage(variant: TaggedVariant, context: ResponseContext): Response {
+export function respondImage(variant: Answer, context: ResponseContext): Response {
   const cacheControl = imageCacheControl(context);
   const head = context.method === "HEAD";
   const slot = variant as Preparable;
   let prepared = slot[PREPARED];
-  if (head || prepared === undefined) {
+  const stored = "body" in variant;
+  if (head || (prepared === undefined && !stored)) {
     // A HEAD, or a variant's first 200: the headers of a prepared one, built once and not kept.
     if (!head && Object.isExtensible(slot)) slot[PREPARED] = ANSWERED_ONCE;
     const headers = imageHeaders(variant, context, cacheControl);
     rateLimitHeaders(headers, context.quota);
-    const body = head ? null : variant.bytes as Uint8Array<ArrayBuffer>;
+    const body = head || !("bytes" in variant) ? null : variant.bytes as Uint8Array<ArrayBuffer>;
     return new Response(body, { status: 200, headers });
   }
-  if (prepared === ANSWERED_ONCE) {
-    const body = new Response(variant.bytes as Uint8Array<ArrayBuffer>, { status: 200 });
+  if (prepared === undefined || prepared === ANSWERED_ONCE) {
+    const body = "body" in variant
+      ? variant.body
+      : new Response(variant.bytes as Uint8Array<ArrayBuffer>, { status: 200 });
     prepared = { body, byKey: new Map() };
-    slot[PREPARED] = prepared;
+    if (Object.isExtensible(slot)) slot[PREPARED] = prepared;
   }
   const templateKey = `${cacheControl} ${context.servedDomain ?? ""} ${
     context.allowedOrigin ?? "*"

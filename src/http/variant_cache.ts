@@ -69,8 +69,11 @@ export interface VariantCacheStats {
   bytes: number;
 }
 
-/** Default byte budget: 64 MiB. */
-export const DEFAULT_VARIANT_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * Default byte budget: 32 MiB (rendered answers; default answers are kept on their records, in the
+ * record cache's budget: `stored_answer.ts`).
+ */
+export const DEFAULT_VARIANT_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** What a cached image is expected to weigh, to size the admission sketch: a 128-px PNG logo. */
 export const TYPICAL_IMAGE_BYTES = 6 * 1024;

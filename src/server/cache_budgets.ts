@@ -1,8 +1,8 @@
 /**
- * The byte budgets of a server process's three caches: `LOGO_VARIANT_CACHE_MB` (rendered answers,
- * and the stored default renditions read from KV; default 64), `LOGO_SOURCE_CACHE_MB` (stored
- * renditions kept to render from; default 32) and `LOGO_RECORD_CACHE_MB` (logo records, each with
- * its default image; default 32), read by the settings (`src/settings/settings_table.ts`) with
+ * The byte budgets of a server process's three caches: `LOGO_VARIANT_CACHE_MB` (rendered answers;
+ * default 32), `LOGO_SOURCE_CACHE_MB` (stored renditions kept to render from; default 32) and
+ * `LOGO_RECORD_CACHE_MB` (logo records, each with its default image and the default answer made of
+ * it; default 64), read by the settings (`src/settings/settings_table.ts`) with
  * {@link parseCacheMb}. Each instance has its own. docs/operate/capacity.md says what RSS to expect.
  *
  * @example
@@ -11,7 +11,7 @@
  * import { readSettings } from "../settings/read_settings.ts";
  * const budgets = cacheBudgets(readSettings({ LOGO_SOURCE_CACHE_MB: "0" }, "serve"));
  * console.log(describeCacheBudgets(budgets));
- * // "Cache budgets: variants 64 MiB, sources 0 MiB, records 32 MiB."
+ * // "Cache budgets: variants 32 MiB, sources 0 MiB, records 64 MiB."
  * ```
  * @module
  */

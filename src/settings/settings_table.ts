@@ -183,7 +183,7 @@ export const SETTINGS = {
   variantCacheBytes: cacheMb(
     "LOGO_VARIANT_CACHE_MB",
     DEFAULT_VARIANT_CACHE_BYTES,
-    "rendered logos (and default renditions read from the store)",
+    "rendered logos (default answers live with their records)",
   ),
   sourceCacheBytes: cacheMb(
     "LOGO_SOURCE_CACHE_MB",
@@ -193,7 +193,7 @@ export const SETTINGS = {
   logoCacheBytes: cacheMb(
     "LOGO_RECORD_CACHE_MB",
     LOGO_CACHE_MAX_BYTES,
-    "logo records (each with its default image)",
+    "logo records (each with its default image and answer)",
     " docs/operate/capacity.md: what RSS to expect.",
   ),
   renderWorkers: {

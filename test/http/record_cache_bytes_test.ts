@@ -8,6 +8,7 @@ import {
   RECORD_OVERHEAD_BYTES,
   recordCacheBytes,
 } from "../../src/http/resolve_logo.ts";
+import { STORED_ANSWER_OVERHEAD_BYTES } from "../../src/http/stored_answer.ts";
 import type { LogoRecord } from "../../src/store/logo_store.ts";
 
 function recordWithDefault(domain: string, bytes: number): LogoRecord {
@@ -34,17 +35,20 @@ function recordWithDefault(domain: string, bytes: number): LogoRecord {
   };
 }
 
-Deno.test("recordCacheBytes counts a record's inlined bytes plus a fixed overhead", () => {
+Deno.test("recordCacheBytes counts a record's inlined bytes, its stored answer and an overhead", () => {
   assert.equal(recordCacheBytes(null), RECORD_OVERHEAD_BYTES);
   assert.equal(
     recordCacheBytes(recordWithDefault("a.example", 6_000)),
-    RECORD_OVERHEAD_BYTES + 6_000,
+    RECORD_OVERHEAD_BYTES + 6_000 + STORED_ANSWER_OVERHEAD_BYTES,
   );
+  const blobDefault = recordWithDefault("b.example", 6_000);
+  delete blobDefault.renditions.default.data;
+  assert.equal(recordCacheBytes(blobDefault), RECORD_OVERHEAD_BYTES, "a default kept as a blob");
 });
 
 Deno.test("the record cache keeps at most maxBytes of records; a domain asked once pushes none out", async () => {
   const gets: string[] = [];
-  const perRecord = RECORD_OVERHEAD_BYTES + 10_000;
+  const perRecord = RECORD_OVERHEAD_BYTES + 10_000 + STORED_ANSWER_OVERHEAD_BYTES;
   const resolve = createResolver({
     logos: {
       get: (domain) => {

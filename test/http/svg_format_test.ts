@@ -163,6 +163,7 @@ Deno.test("format=svg with greyscale or theme: recoloured by themeSvg, else the 
   });
   assert.equal(themed.substitution(record, options), undefined);
   const variant = await themed.render(record, options);
+  assert.ok("bytes" in variant, "a rendered variant, not a default answer");
   assert.equal(variant.contentType, "image/svg+xml");
   assert.deepEqual(seen, [{ greyscale: false, theme: "dark" }]);
   const text = decoder.decode(variant.bytes);

@@ -20,9 +20,9 @@ const METRICS_TOKEN = "cache-budgets-test-token-0123456789";
 
 Deno.test("cache budgets: defaults, whole MiB, and a clear error for anything else", () => {
   assert.deepEqual(cacheBudgets(readSettings({}, "serve")), {
-    variantCacheBytes: 64 * MiB,
+    variantCacheBytes: 32 * MiB,
     sourceCacheBytes: 32 * MiB,
-    logoCacheBytes: 32 * MiB,
+    logoCacheBytes: 64 * MiB,
   });
   const env: Record<string, string> = {
     LOGO_VARIANT_CACHE_MB: "16",
@@ -111,7 +111,7 @@ async function partsAfterOneRender(env: Record<string, string>) {
 Deno.test("cache budgets: the settings reach the caches; /metrics reports memory by part", async () => {
   const cached = await partsAfterOneRender({});
   assert.ok(
-    cached.printed.includes("Cache budgets: variants 64 MiB, sources 32 MiB, records 32 MiB."),
+    cached.printed.includes("Cache budgets: variants 32 MiB, sources 32 MiB, records 64 MiB."),
   );
   assert.ok(cached.parts.variant_cache > 0, JSON.stringify(cached.parts));
   assert.ok(cached.parts.source_cache > 0, JSON.stringify(cached.parts));
