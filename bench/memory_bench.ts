@@ -11,9 +11,8 @@
  *    rendered once).
  * 4. Load: every domain at every size, once each (or `--repeat` times in a row), in a seeded
  *    random order, over keep-alive
- *    connections (bench/support/keepalive_load.ts). Then: RSS after the load; once the server's
- *    idle timeout has closed every connection (the event waited on: the server has been idle
- *    that long), with nothing forced; and after a full GC. Memory by part comes from
+ *    connections (bench/support/keepalive_load.ts). Then: RSS after the load; once the client has
+ *    closed its connections, with nothing forced; and after a full GC. Memory by part comes from
  *    `logo_memory_bytes{part}` (src/server/memory_figures.ts); "anon" and "file" split RSS into
  *    anonymous memory and file pages (the deno binary's code, mostly).
  *
@@ -33,7 +32,6 @@
  *                        response's copy of its bytes (src/http/respond.ts): the worst case the
  *                        variant cache's budget counts
  *   --connections N      keep-alive connections (default 16)
- *   --idle-timeout-ms N  the server's LOGO_IDLE_TIMEOUT_MS, how long "idle" lasts (default 5000)
  *   --heap-snapshot P    write a heap snapshot of the serving isolate to P after the last GC
  *   --malloc-trim        experiment: also call glibc's malloc_trim(0) in the server when idle
  *                        (runs it with --allow-ffi, which `deno task start` does not grant)
@@ -62,7 +60,6 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "128,64,300" },
     repeat: { type: "string", default: "1" },
     connections: { type: "string", default: "16" },
-    "idle-timeout-ms": { type: "string", default: "5000" },
     "heap-snapshot": { type: "string" },
     root: { type: "string" },
     "malloc-trim": { type: "boolean", default: false },
@@ -75,7 +72,6 @@ const seed = wholeNumber("seed", values.seed, 0);
 const sizes = values.sizes.split(",").map((s) => wholeNumber("sizes", s, 1));
 const repeat = wholeNumber("repeat", values.repeat, 1);
 const connections = wholeNumber("connections", values.connections, 1);
-const idleTimeoutMs = wholeNumber("idle-timeout-ms", values["idle-timeout-ms"], 100);
 const MiB = 1024 * 1024;
 const mib = (n: number | undefined) => (n === undefined ? "—" : (n / MiB).toFixed(1));
 const loadAverage = () => Deno.loadavg().map((n) => n.toFixed(2)).join(" ");
@@ -107,10 +103,7 @@ let server: MemoryServer | undefined;
 let failed = false;
 try {
   server = await MemoryServer.start(
-    {
-      LOGO_KV: kvPath,
-      LOGO_IDLE_TIMEOUT_MS: String(idleTimeoutMs),
-    },
+    { LOGO_KV: kvPath },
     values.root,
     values["malloc-trim"] ? ["--allow-ffi"] : [],
   );
@@ -148,10 +141,10 @@ try {
   failed = Object.keys({ ...first.statuses, ...run.statuses }).some((s) => !/^(200|503)$/.test(s));
   rows.push(["after the load", await server.sample()]);
   // Idle: nothing forced, what the server gives back by itself (V8's memory reducer, caches).
-  await load.closedByServer();
+  load.close();
   const idleMs = performance.now() - loadEnded;
   rows.push([
-    `idle (server closed the connections; ${(idleMs / 1000).toFixed(1)} s after the load)`,
+    `idle (connections closed; ${(idleMs / 1000).toFixed(1)} s after the load)`,
     await server.sample(),
   ]);
   await server.collectGarbage();

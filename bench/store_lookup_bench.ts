@@ -35,7 +35,7 @@
  *        --warmup 5  --seed 7  --stores DIR (keep and reuse the stores there)
  *        --keep (keep the temporary store directory, printed)
  *        --variant-cache-mb N  --record-cache-mb N (the servers' budgets; default the server's,
- *        64 and 32: LOGO_VARIANT_CACHE_MB and LOGO_RECORD_CACHE_MB of `src/main.ts`)
+ *        32 and 64: LOGO_VARIANT_CACHE_MB and LOGO_RECORD_CACHE_MB of `src/main.ts`)
  * Needs wrk (`apt-get install wrk`) and, for denokv, denokv (`cargo install denokv --locked`).
  * Exit status 1 when a request is answered anything but 200.
  *
