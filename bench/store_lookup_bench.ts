@@ -24,7 +24,7 @@
  *    requests would find in the caches whatever the warm-up left there.
  *
  * Prints, per traffic and store: req/s, p50, p99, server CPU µs per request, KV read calls and
- * keys read per request (a batched `getMany` is one call of several keys), the variant cache's hit ratio, the server's RSS at start (its baseline) and its largest
+ * keys read per request (a batched `getMany` is one call of several keys), the record cache's hit ratio (a default answer is kept with its record), the server's RSS at start (its baseline) and its largest
  * RSS after a round, against 1.5 × (cache budgets + baseline); then the ratios the targets use:
  * req/s ÷ that of the smallest store, and p99 ÷ that of the smallest store; and the smallest
  * store's server CPU per request ÷ this one's, the rate ratio the server's CPU alone predicts (the
@@ -245,7 +245,7 @@ for (const traffic of traffics) {
   console.log(`\n${trafficName(traffic)} traffic:\n`);
   console.log(
     "| store  |   logos | req/s | p50 ms | p99 ms | server CPU µs/req | denokv CPU µs/req " +
-      "| KV reads/req | KV keys/req | variant cache hits | RSS at start MiB | RSS after MiB | RSS ÷ bound " +
+      "| KV reads/req | KV keys/req | record cache hits | RSS at start MiB | RSS after MiB | RSS ÷ bound " +
       "| req/s ÷ smallest | p99 ÷ smallest | smallest's CPU/req ÷ this |",
   );
   console.log(
@@ -273,7 +273,7 @@ for (const traffic of traffics) {
           `${Number.isNaN(engineCpu) ? "—" : engineCpu.toFixed(0)} | ` +
           `${mean(rs.map((r) => r.kvReadsPerRequest)).toFixed(2)} | ` +
           `${mean(rs.map((r) => r.kvKeysPerRequest)).toFixed(2)} | ` +
-          `${(mean(rs.map((r) => r.variantHitRatio)) * 100).toFixed(0)}% | ` +
+          `${(mean(rs.map((r) => r.recordHitRatio)) * 100).toFixed(0)}% | ` +
           `${(baseline / MiB).toFixed(0)} | ${(rss / MiB).toFixed(0)} | ` +
           `${(rss / (1.5 * (budgetBytes + baseline))).toFixed(2)} | ` +
           `${(rps / smallestRps).toFixed(2)}× | ${(p99 / smallestP99).toFixed(2)}× | ` +

@@ -37,6 +37,8 @@ export interface LookupRun extends WrkResult {
   kvKeysPerRequest: number;
   /** Share of render-step lookups answered by the variant cache. */
   variantHitRatio: number;
+  /** Share of record lookups answered from memory (a default request's answer is kept with it). */
+  recordHitRatio: number;
   /** Responses other than 200. */
   not200: number;
   /** Server RSS after the run, bytes. */
@@ -180,6 +182,11 @@ export class GrowthServer {
       kvReadsPerRequest: (after.kvReads - before.kvReads) / Math.max(1, answered),
       kvKeysPerRequest: (after.kvKeys - before.kvKeys) / Math.max(1, answered),
       variantHitRatio: hits / Math.max(1, hits + misses),
+      recordHitRatio: (after.records.hits - before.records.hits) /
+        Math.max(
+          1,
+          after.records.hits - before.records.hits + after.records.misses - before.records.misses,
+        ),
       not200: answered - ok,
       rss: after.rss,
     };

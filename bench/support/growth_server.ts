@@ -38,8 +38,8 @@ export interface GrowthServerStats {
   statuses: Record<string, number>;
   /** The rendered-variant cache (default renditions read from KV are kept there too). */
   variants: VariantCacheStats;
-  /** The logo record cache: domains held, bytes counted. */
-  records: { entries: number; bytes: number };
+  /** The logo record cache: domains held, bytes counted, lookups from memory and from KV. */
+  records: { entries: number; bytes: number; hits: number; misses: number };
   /** Resident set size, bytes. */
   rss: number;
   /** V8 heap in use, bytes. */

@@ -146,8 +146,11 @@ export interface AppStats {
   variants: VariantCacheStats;
   /** The cache of source renditions read from KV to render from. */
   sources: VariantCacheStats;
-  /** The logo record cache: domains held and bytes counted against its budget. */
-  records: { entries: number; bytes: number };
+  /**
+   * The logo record cache: domains held, bytes counted against its budget, lookups answered from
+   * memory and read from KV.
+   */
+  records: { entries: number; bytes: number; hits: number; misses: number };
 }
 
 /** A running application. */

@@ -95,8 +95,11 @@ export interface Resolver {
   (domain: string, type?: LogoType): Promise<ResolvedLogo>;
   /** Forgets what is cached for `domain` (icon and wordmark), so the next request reads KV. */
   forget(domain: string): void;
-  /** Domains cached, and the bytes counted for them ({@link recordCacheBytes}). */
-  stats(): { entries: number; bytes: number };
+  /**
+   * Domains cached, the bytes counted for them ({@link recordCacheBytes}), and the cache's lookups
+   * answered from memory (`hits`) and read from the store (`misses`).
+   */
+  stats(): { entries: number; bytes: number; hits: number; misses: number };
   /** Stops listening to the change feed. */
   close(): void;
 }
@@ -167,6 +170,7 @@ export function createResolver(options: ResolverOptions): Resolver {
   const maxEntries = options.maxEntries ??
     Math.max(1, Math.floor(maxBytes / RECORD_OVERHEAD_BYTES));
   const log = options.log ?? console.error;
+  const counts = options.counts ?? { hits: 0, misses: 0 };
   // Each domain's record, or its absence; concurrent misses share one KV read.
   const records = new TtlCache<LogoRecord | null>({
     ttlMs: options.ttlMs ?? LOGO_CACHE_TTL_MS,
@@ -178,7 +182,7 @@ export function createResolver(options: ResolverOptions): Resolver {
       const [type, domain] = fromCacheKey(key);
       return guardKv(() => logos.get(domain, type), { log });
     },
-    counts: options.counts,
+    counts,
     confirmedAt: changes && (() => changes.confirmedAt()),
     maxAgeMs: changes && LOGO_CACHE_MAX_AGE_MS,
     // Popular domains stay while one-off ones go, and do not push popular ones out (issue 34).
@@ -274,7 +278,12 @@ export function createResolver(options: ResolverOptions): Resolver {
   };
   return Object.assign(resolve, {
     forget,
-    stats: () => ({ entries: records.size, bytes: records.bytes }),
+    stats: () => ({
+      entries: records.size,
+      bytes: records.bytes,
+      hits: counts.hits,
+      misses: counts.misses,
+    }),
     close: () => unsubscribe?.(),
   });
 }
