@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=c2175ca9264985343361c13309215974e5875470baf48f85c2ab20bba6dfcbcf wasm-sha256=29e2de4effdbeccbeaffb2d4633d7cd15d8632dfd0870a37638340b391554b75 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=ef15dd5a6dabddba1b74719d9797cb1bca63be31ecdce18774499cacf10e2b24 wasm-sha256=270d336a219d1e7d466b9ed925da448a3d5dd0dc576cc9a96001c8c68176e3f2 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -54,7 +54,7 @@ fn the_largest_power_of_two_that_leaves_twice_the_output_is_decoded() {
     assert_eq!(decoded_size(&jpeg, 64), (128, 128));
     assert_eq!(decoded_size(&jpeg, 32), (128, 128), "1/4 at most");
     assert_eq!(decoded_size(&jpeg, 200), (512, 512), "under 4:1: full size");
-    // A greyscale resize and a decode for several widths stay at full size.
+    // A decode to RGBA (not for a resize to RGB) and a decode for several widths stay at full size.
     let (grey, _) = decode_for_resize(&jpeg, false, |w, h| output_size(w, h, 32)).expect("grey");
     assert!(matches!(grey, Decoded::Rgba(ref g) if g.width == 512));
     let (full, _) = decode(&jpeg, |w, h| output_size(w, h, 32)).expect("decode");

@@ -1,9 +1,10 @@
 /**
- * JPEG shrink-on-load keeps sharp's quality (issue 34 §1): on every case of
- * `test/support/jpeg_quality_inputs.ts`, imagecore's PSNR against the full decode + Lanczos3 is
- * no more than 0.5 dB below sharp's, and at least 30 dB. sharp is not run here: its figures were
+ * JPEG shrink-on-load keeps sharp's quality (issue 34 §1, and §0 for greyscale): on every case of
+ * `test/support/jpeg_quality_inputs.ts`, colour and greyscale, imagecore's PSNR against the full
+ * decode (made grey) + Lanczos3 is no more than 0.5 dB below sharp's (`.greyscale()` for a
+ * greyscale case), and at least 30 dB. sharp is not run here: its figures were
  * recorded by `bench/jpeg_quality_bench.ts --record` into `jpeg_shrink_sharp_psnr.json` (the
- * table: bench/results/2026-12-01-jpeg-shrink-quality.md). The inputs are remade here from their
+ * tables: bench/results/2026-12-01-jpeg-shrink-quality.md, 2026-12-02-jpeg-grey-shrink.md). The inputs are remade here from their
  * seeds and encoded by imagecore, so they are the bytes sharp was measured on.
  */
 import { ok, strictEqual } from "node:assert";
@@ -34,7 +35,10 @@ Deno.test("a shrunk JPEG stays within 0.5 dB of sharp and above 30 dB on every c
 });
 
 Deno.test("the cases exercise shrink-on-load: a 1024² JPEG at 128 px is not the full decode resized", () => {
-  const c = JPEG_QUALITY_CASES.find((c) => c.name === "photo 1024→128")!;
-  strictEqual(transform(sourceJpeg(c), { width: 128 }).width, 128);
-  ok(Number.isFinite(imagecorePsnr(c)), "identical to the reference: no reduced-scale decode");
+  for (const name of ["photo 1024→128", "photo 1024→128 grey"]) {
+    const c = JPEG_QUALITY_CASES.find((c) => c.name === name)!;
+    const options = { width: 128, greyscale: c.greyscale };
+    strictEqual(transform(sourceJpeg(c), options).width, 128);
+    ok(Number.isFinite(imagecorePsnr(c)), `${name}: identical to the reference, not shrunk`);
+  }
 });

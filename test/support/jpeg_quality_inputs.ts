@@ -3,11 +3,13 @@
  * JPEG by imagecore itself, so that the bench (`bench/jpeg_quality_bench.ts`, which also runs
  * sharp) and the pinning test (`test/imagecore/jpeg_shrink_quality_test.ts`, which does not) see
  * the same bytes: a flat logo with a soft shadow, 1-px line grids, text-like rows and a photo-like
- * image (gradients, texture and noise), at 512², 1024² and 2048², resized to 32–512 px.
+ * image (gradients, texture and noise), at 512², 1024² and 2048², resized to 32–512 px, in colour
+ * and in greyscale.
  *
- * The reference of every case is the JPEG decoded at full size by imagecore (zune-jpeg), then one
- * Lanczos3 convolution to the output width (the WASM module's `bench_resize` with `reference`, no
- * box pre-shrink). PSNR is over R, G and B (a JPEG has no alpha).
+ * The reference of every case is the JPEG decoded at full size by imagecore (zune-jpeg; for a
+ * greyscale case, made grey by imagecore's Rec. 709 luma), then one Lanczos3 convolution to the
+ * output width (the WASM module's `bench_resize` with `reference`, no box pre-shrink). PSNR is over
+ * R, G and B (a JPEG has no alpha), over the one grey channel for a greyscale case.
  *
  * @example
  * ```ts
@@ -28,26 +30,38 @@ export const SIDES = [512, 1024, 2048] as const;
 /** Output widths (those under the source side are used). */
 export const WIDTHS = [32, 64, 100, 128, 200, 256, 512] as const;
 
-/** One quality case: a source kind and side, and the output width. */
+/** One quality case: a source kind and side, the output width, colour or greyscale. */
 export interface JpegQualityCase {
-  /** "kind side→width", e.g. "photo 1024→128": the key of the recorded sharp figures. */
+  /**
+   * "kind side→width", e.g. "photo 1024→128", with " grey" after it for a greyscale output: the
+   * key of the recorded sharp figures.
+   */
   name: string;
   kind: (typeof KINDS)[number];
   side: number;
   width: number;
+  greyscale: boolean;
 }
 
-/** Every case, in table order. */
-export const JPEG_QUALITY_CASES: JpegQualityCase[] = KINDS.flatMap((kind) =>
-  SIDES.flatMap((side) =>
-    WIDTHS.filter((width) => width < side).map((width) => ({
-      name: `${kind} ${side}→${width}`,
-      kind,
-      side,
-      width,
-    }))
+/** Every case, in table order: the colour ones, then the same in greyscale. */
+export const JPEG_QUALITY_CASES: JpegQualityCase[] = [false, true].flatMap((greyscale) =>
+  KINDS.flatMap((kind) =>
+    SIDES.flatMap((side) =>
+      WIDTHS.filter((width) => width < side).map((width) => ({
+        name: `${kind} ${side}→${width}${greyscale ? " grey" : ""}`,
+        kind,
+        side,
+        width,
+        greyscale,
+      }))
+    )
   )
 );
+
+/** Samples compared by the PSNR of a case: R, G and B, or the grey channel alone. */
+function comparedChannels(c: Pick<JpegQualityCase, "greyscale">): number {
+  return c.greyscale ? 1 : 3;
+}
 
 /** A seeded 32-bit generator (mulberry32), 0 ≤ n < 1. */
 function random(seed: number): () => number {
@@ -119,13 +133,14 @@ export function sourceJpeg(c: Pick<JpegQualityCase, "kind" | "side">): Uint8Arra
   return jpeg;
 }
 
-/** The reference output of `c`, RGBA8: the full decode, then one Lanczos3 convolution. */
+/** The reference output of `c`, RGBA8: the full decode (grey), then one Lanczos3 convolution. */
 export function referencePixels(c: JpegQualityCase): Uint8Array {
-  const key = `${c.kind} ${c.side}`;
+  const key = `${c.kind} ${c.side} ${c.greyscale}`;
   let full = fullDecodes.get(key);
   if (!full) {
-    // At its own width, transform decodes at full size and does not resize.
-    full = pngPixels(transform(sourceJpeg(c), { width: c.side }).bytes).data;
+    // At its own width, transform decodes at full size and does not resize (greyscale: only luma).
+    const options = { width: c.side, greyscale: c.greyscale };
+    full = pngPixels(transform(sourceJpeg(c), options).bytes).data;
     fullDecodes.set(key, full);
   }
   // The instance transform initialised; `reference`: Lanczos3 over every pixel.
@@ -134,28 +149,33 @@ export function referencePixels(c: JpegQualityCase): Uint8Array {
 
 /** imagecore's output of `c` (shrink-on-load where it applies), RGBA8. */
 export function imagecorePixels(c: JpegQualityCase): Uint8Array {
-  return pngPixels(transform(sourceJpeg(c), { width: c.width }).bytes).data;
+  const options = { width: c.width, greyscale: c.greyscale };
+  return pngPixels(transform(sourceJpeg(c), options).bytes).data;
 }
 
-/** PSNR in dB over R, G and B of `image` against `reference`, each `channels` samples a pixel. */
+/**
+ * PSNR in dB over the first `compared` samples of each pixel (3: R, G and B; 1: grey) of `image`
+ * against `reference`, each `imageChannels` and `referenceChannels` samples a pixel.
+ */
 export function rgbPsnr(
   image: Uint8Array,
   imageChannels: number,
   reference: Uint8Array,
   referenceChannels: number,
+  compared = 3,
 ): number {
   const pixels = image.length / imageChannels;
   if (pixels !== reference.length / referenceChannels) throw new Error("sizes differ");
   let squared = 0;
   for (let p = 0; p < pixels; p++) {
-    for (let c = 0; c < 3; c++) {
+    for (let c = 0; c < compared; c++) {
       squared += (image[p * imageChannels + c] - reference[p * referenceChannels + c]) ** 2;
     }
   }
-  return 10 * Math.log10(255 * 255 / (squared / (pixels * 3)));
+  return 10 * Math.log10(255 * 255 / (squared / (pixels * compared)));
 }
 
 /** imagecore's PSNR on `c` against the reference. */
 export function imagecorePsnr(c: JpegQualityCase): number {
-  return rgbPsnr(imagecorePixels(c), 4, referencePixels(c), 4);
+  return rgbPsnr(imagecorePixels(c), 4, referencePixels(c), 4, comparedChannels(c));
 }

@@ -2,7 +2,7 @@
 
 use crate::colour::theme::{apply_theme, Theme};
 use crate::error::Result;
-use crate::raster::decode::{decode_for_resize, decode_samples, Decoded};
+use crate::raster::decode::{decode_for_resize, Decoded};
 use crate::raster::encode::effort::Effort;
 use crate::raster::encode::encode_into;
 use crate::raster::format::OutputFormat;
@@ -70,7 +70,8 @@ pub struct Rendered {
 /// before any pixel is decoded. A greyscale resize convolves luma and alpha only
 /// ([`resize::grey`]; of a JPEG, luma taken from its RGB, [`resize_grey_rgb`]), a colour resize of
 /// a JPEG its three channels only ([`resize_rgb`]); both give the same bytes as with an alpha
-/// channel of 255; the theme runs after the resize, on fewer pixels (it
+/// channel of 255. Either resize of a JPEG at least 4 times smaller starts from a reduced-scale
+/// decode ([`decode_for_resize`]); the theme runs after the resize, on fewer pixels (it
 /// is per-pixel, so the order does not change the result beyond rounding).
 pub fn transform(input: &[u8], options: &Options) -> Result<Output> {
     let mut bytes = Vec::new();
@@ -94,15 +95,11 @@ pub fn transform_into(
     now: fn() -> f64,
 ) -> Result<Rendered> {
     let start = now();
-    // A JPEG is decoded to RGB, not RGBA: a colour resize convolves three channels, from a
-    // reduced-scale decode when the output is at least 4 times smaller; a greyscale one packs luma
-    // from three bytes a pixel, at full size.
+    // A JPEG is decoded to RGB, not RGBA, from a reduced-scale decode when the output is at least
+    // 4 times smaller: a colour resize convolves its three channels, a greyscale one packs luma
+    // from its three bytes a pixel.
     let plan = |w, h| output_size(w, h, options.width.unwrap_or(w));
-    let (source, (width, height)) = if options.greyscale {
-        decode_samples(input, true, plan)?
-    } else {
-        decode_for_resize(input, true, plan)?
-    };
+    let (source, (width, height)) = decode_for_resize(input, true, plan)?;
     let decoded = now();
     let mut pixels = match source {
         Decoded::Rgb(rgb) if options.greyscale => {
