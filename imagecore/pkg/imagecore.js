@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=c2175ca9264985343361c13309215974e5875470baf48f85c2ab20bba6dfcbcf wasm-sha256=29e2de4effdbeccbeaffb2d4633d7cd15d8632dfd0870a37638340b391554b75 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=dd73b6652dfa68dec24c2584ee2645f66823eeaa8887487908db0c0624adaea6 wasm-sha256=cd0a0a4b3a282c2de336b6bf94dd62228a0e541d40ec2e86e12fc2d739238ab2 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

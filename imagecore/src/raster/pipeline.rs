@@ -2,11 +2,11 @@
 
 use crate::colour::theme::{apply_theme, Theme};
 use crate::error::Result;
-use crate::raster::decode::{decode_for_resize, decode_samples, Decoded};
+use crate::raster::decode::{decode_for_resize, decode_grey, Decoded};
 use crate::raster::encode::effort::Effort;
 use crate::raster::encode::encode_into;
 use crate::raster::format::OutputFormat;
-use crate::raster::resize::grey::{resize_grey, resize_grey_rgb};
+use crate::raster::resize::grey::{resize_grey, resize_grey_pairs, resize_grey_rgb};
 use crate::raster::resize::{output_size, resize, resize_rgb};
 use crate::raster::stage_times::StageTimes;
 
@@ -96,10 +96,10 @@ pub fn transform_into(
     let start = now();
     // A JPEG is decoded to RGB, not RGBA: a colour resize convolves three channels, from a
     // reduced-scale decode when the output is at least 4 times smaller; a greyscale one packs luma
-    // from three bytes a pixel, at full size.
+    // from three bytes a pixel, at full size; a PNG's is decoded row by row straight to luma.
     let plan = |w, h| output_size(w, h, options.width.unwrap_or(w));
     let (source, (width, height)) = if options.greyscale {
-        decode_samples(input, true, plan)?
+        decode_grey(input, plan)?
     } else {
         decode_for_resize(input, true, plan)?
     };
@@ -113,6 +113,7 @@ pub fn transform_into(
             resize_grey(s.pixels, s.width, s.height, width, height)?
         }
         Decoded::Rgba(s) => resize(s.pixels, s.width, s.height, width, height)?,
+        Decoded::Grey(pairs) => resize_grey_pairs(pairs, width, height)?,
     };
     let resized = now();
     let inverted = match options.theme {
