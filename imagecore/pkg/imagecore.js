@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=ef15dd5a6dabddba1b74719d9797cb1bca63be31ecdce18774499cacf10e2b24 wasm-sha256=270d336a219d1e7d466b9ed925da448a3d5dd0dc576cc9a96001c8c68176e3f2 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=dd73b6652dfa68dec24c2584ee2645f66823eeaa8887487908db0c0624adaea6 wasm-sha256=cd0a0a4b3a282c2de336b6bf94dd62228a0e541d40ec2e86e12fc2d739238ab2 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -72,6 +72,7 @@ fn a_greyscale_transform_of_a_jpeg_is_the_grey_resize_of_its_reduced_scale_decod
             let expected = match source {
                 Decoded::Rgb(rgb) => resize_grey_rgb(rgb.pixels, rgb.width, rgb.height, ow, oh),
                 Decoded::Rgba(s) => resize_grey(s.pixels, s.width, s.height, ow, oh),
+                Decoded::Grey(_) => panic!("{name}: a decode for a resize never gives luma pairs"),
             }
             .expect(name);
             let got = grey_transformed(&jpeg, width);

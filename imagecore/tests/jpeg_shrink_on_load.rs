@@ -24,6 +24,7 @@ fn decoded_size(jpeg: &[u8], width: u32) -> (u32, u32) {
     match decoded {
         Decoded::Rgb(rgb) => (rgb.width, rgb.height),
         Decoded::Rgba(rgba) => (rgba.width, rgba.height),
+        Decoded::Grey(pairs) => (pairs.width, pairs.height),
     }
 }
 

@@ -11,6 +11,7 @@ pub mod decode;
 pub mod encode;
 pub mod exports;
 pub mod format;
+pub mod grey_pairs;
 mod image_error;
 pub mod pipeline;
 pub mod png_as_is;

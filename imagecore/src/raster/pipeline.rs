@@ -2,11 +2,11 @@
 
 use crate::colour::theme::{apply_theme, Theme};
 use crate::error::Result;
-use crate::raster::decode::{decode_for_resize, Decoded};
+use crate::raster::decode::{decode_for_resize, decode_grey, Decoded};
 use crate::raster::encode::effort::Effort;
 use crate::raster::encode::encode_into;
 use crate::raster::format::OutputFormat;
-use crate::raster::resize::grey::{resize_grey, resize_grey_rgb};
+use crate::raster::resize::grey::{resize_grey, resize_grey_pairs, resize_grey_rgb};
 use crate::raster::resize::{output_size, resize, resize_rgb};
 use crate::raster::stage_times::StageTimes;
 
@@ -71,7 +71,8 @@ pub struct Rendered {
 /// ([`resize::grey`]; of a JPEG, luma taken from its RGB, [`resize_grey_rgb`]), a colour resize of
 /// a JPEG its three channels only ([`resize_rgb`]); both give the same bytes as with an alpha
 /// channel of 255. Either resize of a JPEG at least 4 times smaller starts from a reduced-scale
-/// decode ([`decode_for_resize`]); the theme runs after the resize, on fewer pixels (it
+/// decode ([`decode_for_resize`]; greyscale through [`decode_grey`], which streams a PNG's rows
+/// straight to luma); the theme runs after the resize, on fewer pixels (it
 /// is per-pixel, so the order does not change the result beyond rounding).
 pub fn transform(input: &[u8], options: &Options) -> Result<Output> {
     let mut bytes = Vec::new();
@@ -97,9 +98,13 @@ pub fn transform_into(
     let start = now();
     // A JPEG is decoded to RGB, not RGBA, from a reduced-scale decode when the output is at least
     // 4 times smaller: a colour resize convolves its three channels, a greyscale one packs luma
-    // from its three bytes a pixel.
+    // from its three bytes a pixel. A greyscale resize of a PNG decodes row by row straight to luma.
     let plan = |w, h| output_size(w, h, options.width.unwrap_or(w));
-    let (source, (width, height)) = decode_for_resize(input, true, plan)?;
+    let (source, (width, height)) = if options.greyscale {
+        decode_grey(input, plan)?
+    } else {
+        decode_for_resize(input, true, plan)?
+    };
     let decoded = now();
     let mut pixels = match source {
         Decoded::Rgb(rgb) if options.greyscale => {
@@ -110,6 +115,7 @@ pub fn transform_into(
             resize_grey(s.pixels, s.width, s.height, width, height)?
         }
         Decoded::Rgba(s) => resize(s.pixels, s.width, s.height, width, height)?,
+        Decoded::Grey(pairs) => resize_grey_pairs(pairs, width, height)?,
     };
     let resized = now();
     let inverted = match options.theme {

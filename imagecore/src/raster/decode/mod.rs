@@ -23,6 +23,7 @@ use crate::raster::decode::jpeg::JpegSource;
 use crate::raster::decode::jpeg_scaled::shrink_factor;
 use crate::raster::decode::png::PngSource;
 use crate::raster::format::{sniff, SourceFormat};
+use crate::raster::grey_pairs::GreyPairs;
 use crate::raster::rgba::widen_to_rgba;
 use image::metadata::Orientation;
 use image::{DynamicImage, ImageDecoder, ImageReader, Limits, RgbImage, RgbaImage};
@@ -49,19 +50,27 @@ pub struct Rgb {
     pub height: u32,
 }
 
-/// What [`decode_samples`] gives: RGBA8, or RGB8 for a three-channel JPEG when asked for.
+/// What [`decode_samples`] gives: RGBA8, or RGB8 for a three-channel JPEG when asked for; and
+/// [`decode_grey`], luma + alpha pairs of a PNG.
 pub enum Decoded {
     /// Straight-alpha RGBA8.
     Rgba(Rgba),
     /// Opaque RGB8.
     Rgb(Rgb),
+    /// Premultiplied luma + alpha pairs (`raster::grey_pairs`), from [`decode_grey`] only.
+    Grey(GreyPairs),
 }
 
 impl Decoded {
-    /// The image as RGBA8 (an RGB image widened in place, alpha 255).
+    /// The image as RGBA8 (an RGB image widened in place, alpha 255; pairs as grey RGBA8).
     pub fn into_rgba(self) -> Rgba {
         match self {
             Decoded::Rgba(rgba) => rgba,
+            Decoded::Grey(pairs) => Rgba {
+                width: pairs.width,
+                height: pairs.height,
+                pixels: pairs.into_grey_rgba(),
+            },
             Decoded::Rgb(Rgb {
                 pixels,
                 width,
@@ -232,7 +241,7 @@ pub fn decode_samples<P>(
     rgb: bool,
     plan: impl FnOnce(u32, u32) -> Result<P>,
 ) -> Result<(Decoded, P)> {
-    decode_shrunk(input, rgb, plan, |_| None)
+    decode_shrunk(input, rgb, plan, |_| None, false)
 }
 
 /// [`decode_samples`] for a resize to the width and height `plan` returns (upright): a YCbCr or
@@ -244,7 +253,18 @@ pub fn decode_for_resize(
     rgb: bool,
     plan: impl FnOnce(u32, u32) -> Result<(u32, u32)>,
 ) -> Result<(Decoded, (u32, u32))> {
-    decode_shrunk(input, rgb, plan, |&size| Some(size))
+    decode_shrunk(input, rgb, plan, |&size| Some(size), false)
+}
+
+/// [`decode_samples`] with `rgb` for a greyscale resize to the size `plan` returns: a PNG of at
+/// most 8 bits a sample, not interlaced, not rotated and not already of that size is decoded row by
+/// row straight to luma + alpha pairs ([`Decoded::Grey`], `PngSource::decode_grey_pairs`), never
+/// written out as RGBA. A JPEG is decoded as for [`decode_for_resize`] (shrunk on load).
+pub fn decode_grey(
+    input: &[u8],
+    plan: impl FnOnce(u32, u32) -> Result<(u32, u32)>,
+) -> Result<(Decoded, (u32, u32))> {
+    decode_shrunk(input, true, plan, |&size| Some(size), true)
 }
 
 fn decode_shrunk<P>(
@@ -252,6 +272,7 @@ fn decode_shrunk<P>(
     rgb: bool,
     plan: impl FnOnce(u32, u32) -> Result<P>,
     target: impl FnOnce(&P) -> Option<(u32, u32)>,
+    grey_pairs: bool,
 ) -> Result<(Decoded, P)> {
     check_input_size(input)?;
     let (format, bytes) = select(sniff(input)?, input)?;
@@ -270,6 +291,17 @@ fn decode_shrunk<P>(
         plan(header.width, header.height)?
     };
     let stored_target = target(&planned).map(|(w, h)| if swaps_axes { (h, w) } else { (w, h) });
+    let streams = grey_pairs
+        && orientation == Orientation::NoTransforms
+        && stored_target.is_some_and(|size| size != (header.width, header.height))
+        && matches!(&opened, Opened::Png(png) if png.streams_rows());
+    let opened = match opened {
+        Opened::Png(png) if streams => {
+            return Ok((Decoded::Grey(png.decode_grey_pairs()?), planned))
+        }
+        other => other,
+    };
+    // A JPEG shrinks on load for a greyscale resize as for a colour one (luma is packed after).
     let scale = opened.shrink_for(rgb, stored_target);
     let (pixels, channels, width, height) = opened.into_pixels(rgb, scale)?;
     let image = if channels == 3 {

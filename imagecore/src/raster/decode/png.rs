@@ -9,6 +9,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::limits::{check_source_size, MAX_DECODER_ALLOC};
+use crate::raster::grey_pairs::{pack_samples_row, pairs_stride, GreyPairs};
 use crate::raster::rgba::{expand_to_rgba, narrow_16_to_8};
 use image::metadata::Orientation;
 use png::{BitDepth, ColorType, Decoder, DecodingError, Limits, Reader, Transformations};
@@ -77,6 +78,59 @@ impl<'a> PngSource<'a> {
             .as_deref()
             .and_then(Orientation::from_exif_chunk)
             .unwrap_or(Orientation::NoTransforms)
+    }
+
+    /// Whether [`decode_grey_pairs`](Self::decode_grey_pairs) can take the rows as they come: at
+    /// most 8 bits a sample and not interlaced (an Adam7 pass is not a row of the image).
+    pub fn streams_rows(&self) -> bool {
+        let info = self.reader.info();
+        info.bit_depth as u8 <= 8 && !info.interlaced
+    }
+
+    /// Decodes the (first) image row by row straight to premultiplied luma + alpha pairs
+    /// (`raster::grey_pairs`), so the pixels are never written out as RGBA and read again: the
+    /// same pairs as [`decode`](Self::decode) then packing, in the pair buffer only (at most half
+    /// of RGBA8). Only when [`streams_rows`](Self::streams_rows); the orientation is not applied.
+    pub fn decode_grey_pairs(mut self) -> Result<GreyPairs> {
+        let (width, height) = self.dimensions();
+        let (color_type, bit_depth) = self.reader.output_color_type();
+        if bit_depth != BitDepth::Eight || self.reader.info().interlaced {
+            return Err(Error::new(
+                ErrorCode::Internal,
+                "Cannot decode image: rows of this PNG are not 8-bit image rows",
+            ));
+        }
+        if color_type == ColorType::Indexed {
+            return Err(Error::new(
+                ErrorCode::Internal,
+                "Cannot decode image: the PNG palette was not expanded",
+            ));
+        }
+        let channels = color_type.samples();
+        let stride = pairs_stride(width as usize);
+        let mut row = vec![0u8; width as usize * channels];
+        let mut pixels = vec![0u8; stride * height as usize];
+        for out in pixels.chunks_exact_mut(stride) {
+            if self.reader.read_row(&mut row).map_err(png_error)?.is_none() {
+                return Err(Error::new(
+                    ErrorCode::Corrupt,
+                    "Cannot decode image: corrupt data (truncated)",
+                ));
+            }
+            pack_samples_row(&row, channels, out);
+        }
+        // Past the last row: the rest of the image data is read and checked, as by `next_frame`.
+        if self.reader.read_row(&mut row).map_err(png_error)?.is_some() {
+            return Err(Error::new(
+                ErrorCode::Internal,
+                "Cannot decode image: the PNG decoder gave more rows than the header declares",
+            ));
+        }
+        Ok(GreyPairs {
+            pixels,
+            width,
+            height,
+        })
     }
 
     /// Decodes the (first) image to straight-alpha RGBA8.
