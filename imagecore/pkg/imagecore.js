@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=dd73b6652dfa68dec24c2584ee2645f66823eeaa8887487908db0c0624adaea6 wasm-sha256=cd0a0a4b3a282c2de336b6bf94dd62228a0e541d40ec2e86e12fc2d739238ab2 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=fd7bdd4f0f207741132882b8bd8ca05b4c72c579cf5f5879dfefcf1d91367d98 wasm-sha256=646309ce69b750c5e40aaf25d14df7299728becc7fe74c1cbf3a3f9f486765eb rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
