@@ -99,8 +99,9 @@ interface Prepared {
  * most renders of uncommon sizes and themes are asked for once, and preparing them filled the
  * serving isolate's old generation with responses nobody reused (two `Response`s, a `Map` and a
  * copy of the bytes each), whose collections delayed cache hits (bench/results/2026-11-27-render-pool.md,
- * **Sixth quiet run**). A default answer kept on its record (`stored_answer.ts`) lives as long as
- * its record and is its body `Response` already: it is prepared at its first 200.
+ * **Sixth quiet run**). A default answer kept on its record (`stored_answer.ts`, from the record's
+ * second answer) lives as long as its record and is its body `Response` already: it is prepared at
+ * once.
  *
  * The state is a property of the variant object under this module's symbol, not an entry of a
  * `WeakMap` keyed by the variant: V8 marks a `WeakMap`'s entries (ephemerons) in the final,
