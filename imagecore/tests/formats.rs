@@ -2,6 +2,8 @@
 //! Every supported source format decodes, recognised from its bytes.
 mod common;
 
+use common::assert_near;
+
 use imagecore::raster::decode::probe;
 use imagecore::raster::format::SourceFormat;
 use imagecore::raster::pipeline::{transform, Options};
@@ -113,15 +115,6 @@ fn output_of(bytes: &[u8]) -> image::RgbaImage {
         .to_rgba8();
     assert_eq!(image.dimensions(), (out.width, out.height));
     image
-}
-
-fn assert_near(got: [u8; 4], want: [u8; 4], tolerance: u8, what: &str) {
-    assert!(
-        got.iter()
-            .zip(want)
-            .all(|(g, w)| g.abs_diff(w) <= tolerance),
-        "{what}: {got:?} is not {want:?} ± {tolerance}"
-    );
 }
 
 fn assert_disc(bytes: &[u8], format: SourceFormat, centre: [u8; 4], tolerance: u8) {

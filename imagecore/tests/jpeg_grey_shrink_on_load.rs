@@ -6,6 +6,8 @@
 //! sharp's `.greyscale()` is pinned in WASM by `test/imagecore/jpeg_shrink_quality_test.ts`.
 mod common;
 
+use common::assert_near;
+
 use image::RgbaImage;
 use imagecore::colour::greyscale::luma;
 use imagecore::error::ErrorCode;
@@ -34,17 +36,6 @@ fn grey_options(width: u32) -> Options {
 fn grey_transformed(jpeg: &[u8], width: u32) -> RgbaImage {
     let out = transform(jpeg, &grey_options(width)).expect("transform");
     image::load_from_memory(&out.bytes).expect("png").to_rgba8()
-}
-
-fn assert_near(got: [u8; 4], want: [u8; 4], tolerance: u8, what: &str) {
-    let close = got
-        .iter()
-        .zip(want)
-        .all(|(a, b)| a.abs_diff(b) <= tolerance);
-    assert!(
-        close,
-        "{what}: {got:?} is not within {tolerance} of {want:?}"
-    );
 }
 
 fn fixtures() -> [(&'static str, Vec<u8>); 5] {

@@ -5,6 +5,8 @@
 //! `test/imagecore/jpeg_shrink_quality_test.ts`.
 mod common;
 
+use common::assert_near;
+
 use common::quality::psnr;
 use common::quality_inputs::SOURCES;
 use image::RgbaImage;
@@ -35,17 +37,6 @@ fn transformed(jpeg: &[u8], width: Option<u32>) -> RgbaImage {
     };
     let out = transform(jpeg, &options).expect("transform");
     image::load_from_memory(&out.bytes).expect("png").to_rgba8()
-}
-
-fn assert_near(got: [u8; 4], want: [u8; 4], tolerance: u8, what: &str) {
-    let close = got
-        .iter()
-        .zip(want)
-        .all(|(a, b)| a.abs_diff(b) <= tolerance);
-    assert!(
-        close,
-        "{what}: {got:?} is not within {tolerance} of {want:?}"
-    );
 }
 
 #[test]

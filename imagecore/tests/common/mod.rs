@@ -14,6 +14,18 @@ use image::codecs::png::PngEncoder;
 use image::codecs::webp::WebPEncoder;
 use image::{Delay, ExtendedColorType, Frame, ImageBuffer, ImageEncoder, Rgba, RgbaImage};
 
+/// Asserts every channel of `got` is within `tolerance` of `want`; `what` names the pixel.
+pub fn assert_near(got: [u8; 4], want: [u8; 4], tolerance: u8, what: &str) {
+    let close = got
+        .iter()
+        .zip(want)
+        .all(|(a, b)| a.abs_diff(b) <= tolerance);
+    assert!(
+        close,
+        "{what}: {got:?} is not within {tolerance} of {want:?}"
+    );
+}
+
 /// A `width`×`height` image: a filled disc of `colour` on `background`.
 pub fn disc(width: u32, height: u32, colour: [u8; 4], background: [u8; 4]) -> RgbaImage {
     let (cx, cy) = (width as f32 / 2.0, height as f32 / 2.0);
