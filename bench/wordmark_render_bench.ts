@@ -114,7 +114,7 @@ async function measure(
     for (const [i, { record, options }] of cases.entries()) {
       const before = process.cpuUsage();
       const start = performance.now();
-      const variant = await renderer.render(record, options);
+      const variant = await renderer.render(renderer.plan(record, options));
       const ms = performance.now() - start;
       const used = process.cpuUsage(before);
       if (round < 0) continue; // warm-up

@@ -320,24 +320,21 @@ export function createApp(deps: AppDeps): App {
       // A wordmark asked and none stored: the icon stands in (or, with none either, the tile).
       if (options.type === "logo" && logo?.type !== "logo") context.fallback.push("icon");
       if (logo === null) context.fallback.push("monogram");
-      // An SVG asked of an image without one (a tile is always a PNG): its PNG stands in.
-      const png = logo === null
-        ? options.format === "svg"
-        : renderer.substitution(logo.record, options) === "png";
-      if (png) context.fallback.push("png");
-      // 6 render (not needed when the client's copy is current)
+      // 6 render (not needed when the client's copy is current): planned once, here
       observation.step("render");
-      const etag = logo === null
-        ? monograms.tag(parsed.domain, parsed.options)
-        : renderer.tag(logo.record, parsed.options);
+      const planned = logo === null ? undefined : renderer.plan(logo.record, options);
+      // An SVG asked of an image without one (a tile is always a PNG): its PNG stands in.
+      const png = planned === undefined ? options.format === "svg" : planned.substitution === "png";
+      if (png) context.fallback.push("png");
+      const etag = planned?.etag ?? monograms.tag(parsed.domain, options);
       if (etagMatches(parsed.ifNoneMatch, etag)) {
         context.outcome = "not_modified";
         observation.step("respond");
         return respondNotModified(etag, context);
       }
-      const { variant, outcome } = logo === null
-        ? await renderMonogram(parsed.domain, parsed.options, etag)
-        : await render(logo.record, parsed.options, etag);
+      const { variant, outcome } = planned === undefined
+        ? await renderMonogram(parsed.domain, options, etag)
+        : await render(planned);
       context.outcome = outcome;
       context.bytes = answerLength(variant);
       // 7 respond

@@ -26,16 +26,14 @@
  * } as const;
  * const record = await logos.get("example.com");
  * if (record !== null) {
- *   const { outcome } = await render(record, options, renderer.tag(record, options));
+ *   const { outcome } = await render(renderer.plan(record, options));
  * }
  * ```
  * @module
  */
 import type { RenderOutcome, RequestObserver } from "../observe/request_observer.ts";
-import type { LogoRecord } from "../store/logo_store.ts";
-import { type Answer, planRender, type Renderer, type TaggedVariant } from "./render_variant.ts";
+import type { Answer, PlannedAnswer, Renderer, TaggedVariant } from "./render_variant.ts";
 import { hasStoredAnswer } from "./stored_answer.ts";
-import type { LogoOptions } from "./request_options.ts";
 import type { VariantCache } from "./variant_cache.ts";
 
 /** A rendered answer and how it came about. */
@@ -59,15 +57,15 @@ export interface ObservedRenderDeps {
 /** The render step that also reports its outcome and latency. */
 export function observeRenders(
   deps: ObservedRenderDeps,
-): (record: LogoRecord, options: LogoOptions, etag: string) => Promise<ObservedVariant> {
+): (planned: PlannedAnswer) => Promise<ObservedVariant> {
   const { renderer, variants, observer } = deps;
-  return async (record, options, etag) => {
-    const plan = planRender(record, options);
+  return async (planned) => {
+    const { plan, etag } = planned;
     if (variants.has(etag) || (plan.asStored && hasStoredAnswer(plan.rendition, etag))) {
-      return { variant: await renderer.render(record, options, etag), outcome: "cache" };
+      return { variant: await renderer.render(planned), outcome: "cache" };
     }
     const started = performance.now();
-    const variant = await renderer.render(record, options, etag);
+    const variant = await renderer.render(planned);
     const kind = plan.asStored ? "stored" : "rendered";
     observer.render(kind, (performance.now() - started) / 1000);
     return { variant, outcome: kind };

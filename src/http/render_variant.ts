@@ -19,7 +19,7 @@
  *   and colour options (cached with the sources). A logo with no sanitised SVG (a
  *   raster source, or one stored before recipe 3), or a recolouring asked of a renderer without
  *   `themeSvg`, answers the PNG of the same options instead, marked as the substitution `png`
- *   ({@link Renderer.substitution}, sent as `X-Logo-Fallback: png`).
+ *   ({@link PlannedAnswer.substitution}, sent as `X-Logo-Fallback: png`).
  * - Other results live in a {@link VariantCache} keyed by the ETag; identical concurrent misses render
  *   once. Source renditions read from KV are cached too, under their own budget.
  *
@@ -40,8 +40,8 @@
  * } as const;
  * const record = await logos.get("example.com");
  * if (record !== null) {
- *   const etag = renderer.tag(record, options);
- *   const variant = await renderer.render(record, options, etag); // variant.width === 64
+ *   const planned = renderer.plan(record, options); // planned.etag, before any render
+ *   const variant = await renderer.render(planned); // variant.width === 64
  * }
  * ```
  * @module
@@ -115,22 +115,38 @@ export interface RendererOptions {
   ) => string | Promise<string>;
 }
 
-/** The render step. */
-export interface Renderer {
-  /** The strong ETag of the answer to `options` for `record`, computed without rendering. */
-  tag(record: LogoRecord, options: LogoOptions): string;
+/**
+ * A request's answer as planned, before any render: which rendition answers it, the strong ETag of
+ * the bytes it will be, and what it substitutes for what was asked. Planned once per request
+ * ({@link Renderer.plan}); the `304` check, the render and its observation all read this.
+ */
+export interface PlannedAnswer {
+  /** The logo's record. */
+  readonly record: LogoRecord;
+  /** The request's options. */
+  readonly options: LogoOptions;
+  /** Which rendition, and whether as stored. */
+  readonly plan: RenderPlan;
+  /** Strong `ETag` of the answer, quoted. */
+  readonly etag: string;
   /**
-   * The answer to `options` for `record`, from the cache or rendered.
+   * What the answer substitutes for what was asked (sent as `X-Logo-Fallback`, on its 304 too):
+   * `png` for a `format=svg` answered with the PNG.
+   */
+  readonly substitution: FallbackMark | undefined;
+}
+
+/** The render step: {@link createRenderer}. */
+export interface Renderer {
+  /** The answer to `options` for `record`, planned without rendering. */
+  plan(record: LogoRecord, options: LogoOptions): PlannedAnswer;
+  /**
+   * The answer `planned`, from the cache or rendered.
    *
    * @throws {HttpError} 404 when the record's bytes vanished (the logo was just removed), 503
    * when KV fails.
    */
-  render(record: LogoRecord, options: LogoOptions, etag?: string): Promise<Answer>;
-  /**
-   * What the answer to `options` for `record` substitutes for what was asked (sent as
-   * `X-Logo-Fallback`, on its 304 too): `png` for a `format=svg` answered with the PNG.
-   */
-  substitution(record: LogoRecord, options: LogoOptions): FallbackMark | undefined;
+  render(planned: PlannedAnswer): Promise<Answer>;
 }
 
 /**
@@ -152,11 +168,6 @@ export interface RenderPlan {
   readonly svg?: true;
   /** `png`: `format=svg` was asked, the PNG of the same options answers. */
   readonly substitution?: "png";
-}
-
-/** Whether `options` are the defaults (128 px PNG, no greyscale, no theme). */
-export function isDefaultRequest(options: RenderSpec): boolean {
-  return isDefaultSpec(options);
 }
 
 /**
@@ -181,7 +192,7 @@ export function planRender(record: LogoRecord, options: RenderSpec, recolours = 
 
 function planRaster(record: LogoRecord, options: RenderSpec): RenderPlan {
   const renditions = record.renditions;
-  if (isDefaultRequest(options) && renditions.default !== undefined) {
+  if (isDefaultSpec(options) && renditions.default !== undefined) {
     return { rendition: renditions.default, asStored: true };
   }
   let best: Rendition | undefined;
@@ -258,9 +269,6 @@ export function createRenderer(options: RendererOptions): Renderer {
           throw renderUnavailable(error) ?? error;
         })),
   );
-  const plan = (record: LogoRecord, opts: LogoOptions) =>
-    planRender(record, opts, recolour !== undefined);
-
   async function readRendition(rendition: Rendition): Promise<Uint8Array> {
     const bytes = rendition.data ?? await storedBytes(rendition) ??
       await guardKv(() => logos.readRendition(rendition), { log });
@@ -289,20 +297,17 @@ export function createRenderer(options: RendererOptions): Renderer {
   }
 
   return {
-    tag(record, opts) {
-      return variantTag(plan(record, opts), opts);
+    plan(record, options) {
+      const plan = planRender(record, options, recolour !== undefined);
+      const etag = variantTag(plan, options);
+      return { record, options, plan, etag, substitution: plan.substitution };
     },
-    render(record, opts, etag) {
-      const planned = plan(record, opts);
-      const tag = etag ?? variantTag(planned, opts);
-      if (planned.asStored) {
-        const stored = storedAnswer(planned.rendition, tag);
+    render({ plan, options, etag }) {
+      if (plan.asStored) {
+        const stored = storedAnswer(plan.rendition, etag);
         if (stored !== undefined) return Promise.resolve(stored);
       }
-      return variants.getOrCreate(tag, () => produce(planned, opts, tag));
-    },
-    substitution(record, opts) {
-      return opts.format === "svg" ? plan(record, opts).substitution : undefined;
+      return variants.getOrCreate(etag, () => produce(plan, options, etag));
     },
   };
 }

@@ -86,8 +86,8 @@ Deno.test("render spec: the type is in the ETag of a logo and of a monogram, ico
   const tiles = new Set<string>();
   for (const type of LOGO_TYPES) {
     const options: LogoOptions = { ...DEFAULT_OPTIONS, size: 48, type };
-    const rendered = await renderer.render(RECORD, options);
-    assert.equal(rendered.etag, renderer.tag(RECORD, options), type);
+    const rendered = await renderer.render(renderer.plan(RECORD, options));
+    assert.equal(rendered.etag, renderer.plan(RECORD, options).etag, type);
     tags.add(rendered.etag);
     tiles.add(monogramTag("example.com", options));
     // The type picks the record, not the render: the same WASM call either way.
@@ -100,7 +100,7 @@ Deno.test("render spec: the type is in the ETag of a logo and of a monogram, ico
   assert.equal(tiles.size, LOGO_TYPES.length, "one tile ETag per type");
   // The icon's tags are those made before the type existed.
   const icon = { ...DEFAULT_OPTIONS, size: 48 };
-  assert.equal(renderer.tag(RECORD, icon), `"v2-${"b".repeat(32)}${specTag(icon)}"`);
+  assert.equal(renderer.plan(RECORD, icon).etag, `"v2-${"b".repeat(32)}${specTag(icon)}"`);
   assert.equal(monogramTag("example.com", icon), `"v2-m1-example.com${specTag(icon)}"`);
 });
 
@@ -110,10 +110,10 @@ for (const name of RENDER_OPTIONS) {
     for (const [a, b] of pairsDifferingIn(name)) {
       const label = `${name}: ${String(a[name])} / ${String(b[name])}`;
       const [rendered, other] = [
-        await renderer.render(RECORD, a),
-        await renderer.render(RECORD, b),
+        await renderer.render(renderer.plan(RECORD, a)),
+        await renderer.render(renderer.plan(RECORD, b)),
       ];
-      assert.equal(rendered.etag, renderer.tag(RECORD, a), label);
+      assert.equal(rendered.etag, renderer.plan(RECORD, a).etag, label);
       assert.notEqual(rendered.etag, other.etag, `logo ETag, ${label}`);
       assert.notEqual(
         monogramTag("example.com", a),

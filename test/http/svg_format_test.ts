@@ -161,21 +161,21 @@ Deno.test("format=svg with greyscale or theme: recoloured by themeSvg, else the 
       return svg.replaceAll("#2e7d32", "#81c784");
     },
   });
-  assert.equal(themed.substitution(record, options), undefined);
-  const variant = await themed.render(record, options);
+  assert.equal(themed.plan(record, options).substitution, undefined);
+  const variant = await themed.render(themed.plan(record, options));
   assert.ok("bytes" in variant, "a rendered variant, not a default answer");
   assert.equal(variant.contentType, "image/svg+xml");
   assert.deepEqual(seen, [{ greyscale: false, theme: "dark" }]);
   const text = decoder.decode(variant.bytes);
   assert.ok(text.includes("#81c784") && !text.includes("#2e7d32"), "recoloured");
   assert.ok(root(variant.bytes).includes(`width="128" height="64"`), "then sized");
-  const plain = await themed.render(record, { ...options, theme: undefined });
+  const plain = await themed.render(themed.plan(record, { ...options, theme: undefined }));
   assert.notEqual(variant.etag, plain.etag);
   assert.equal(seen.length, 1, "no recolouring without greyscale or theme");
 
   const without = createRenderer({ logos: server.logos });
-  assert.equal(without.substitution(record, options), "png");
-  const png = await without.render(record, options);
+  assert.equal(without.plan(record, options).substitution, "png");
+  const png = await without.render(without.plan(record, options));
   assert.equal(png.contentType, "image/png");
   assert.notEqual(png.etag, variant.etag);
   // Through the app, with imagecore's themeSvg: the SVG recoloured for a dark page, the green
