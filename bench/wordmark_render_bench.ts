@@ -22,7 +22,8 @@
  */
 import process from "node:process";
 import { encodeRgba } from "../imagecore/mod.ts";
-import { answerLength, createRenderer, type TaggedVariant } from "../src/http/render_variant.ts";
+import { answerLength, createRenderer } from "../src/http/render_variant.ts";
+import type { TaggedVariant } from "../src/http/variant_cache.ts";
 import { DEFAULT_OPTIONS, type LogoOptions } from "../src/http/request_options.ts";
 import { VariantCache } from "../src/http/variant_cache.ts";
 import { type LogoRecord, LogoStore } from "../src/store/logo_store.ts";

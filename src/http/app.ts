@@ -61,7 +61,6 @@ import {
   createRenderer,
   DEFAULT_SOURCE_CACHE_BYTES,
   type RendererOptions,
-  type TaggedVariant,
 } from "./render_variant.ts";
 import { createRequestParser } from "./request_options.ts";
 import { createHostCheck } from "./request_target.ts";
@@ -84,6 +83,7 @@ import type { LogoChangeFeed } from "../store/logo_change_feed.ts";
 import type { StoreCheck } from "../store/store_identity.ts";
 import {
   DEFAULT_VARIANT_CACHE_BYTES,
+  type TaggedVariant,
   VariantCache,
   type VariantCacheStats,
 } from "./variant_cache.ts";

@@ -28,9 +28,9 @@ import { type RenderSpec, requestTag, transformOptionsOf } from "../../imagecore
 import { IN_PROCESS } from "../store/logo_ingest.ts";
 import { brandLabel, lookupChain } from "../domain_name.ts";
 import { CONTENT_TYPES, type LogoType } from "../sdk/logo_options.ts";
-import { RENDER_VERSION, renderUnavailable, type TaggedVariant } from "./render_variant.ts";
+import { RENDER_VERSION, renderUnavailable } from "./render_variant.ts";
 import type { LogoOptions } from "./request_options.ts";
-import { VariantCache } from "./variant_cache.ts";
+import { type TaggedVariant, VariantCache } from "./variant_cache.ts";
 import { HttpError } from "../http_error.ts";
 import type { RequestObserver } from "../observe/request_observer.ts";
 import type { ObservedVariant } from "./observed_render.ts";

@@ -7,8 +7,8 @@
  * @example
  * ```ts
  * import { observeRenders } from "./observed_render.ts";
- * import { createRenderer, type TaggedVariant } from "./render_variant.ts";
- * import { VariantCache } from "./variant_cache.ts";
+ * import { createRenderer } from "./render_variant.ts";
+ * import { type TaggedVariant, VariantCache } from "./variant_cache.ts";
  * import { NO_OBSERVER } from "../observe/request_observer.ts";
  * import { LogoStore } from "../store/logo_store.ts";
  *
@@ -32,9 +32,9 @@
  * @module
  */
 import type { RenderOutcome, RequestObserver } from "../observe/request_observer.ts";
-import type { Answer, PlannedAnswer, Renderer, TaggedVariant } from "./render_variant.ts";
+import type { Answer, PlannedAnswer, Renderer } from "./render_variant.ts";
 import { hasStoredAnswer } from "./stored_answer.ts";
-import type { VariantCache } from "./variant_cache.ts";
+import type { TaggedVariant, VariantCache } from "./variant_cache.ts";
 
 /** A rendered answer and how it came about. */
 export interface ObservedVariant {

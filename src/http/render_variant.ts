@@ -69,17 +69,7 @@ import type { LogoOptions } from "./request_options.ts";
 import { logoNotFound } from "./resolve_logo.ts";
 import type { LogoRecord, LogoStore, Rendition } from "../store/logo_store.ts";
 import { type StoredAnswer, storedAnswer, storedBytes } from "./stored_answer.ts";
-import { type Variant, VariantCache } from "./variant_cache.ts";
-
-/** A rendered image with its strong entity tag and dimensions. */
-export interface TaggedVariant extends Variant {
-  /** Strong `ETag`, quoted. */
-  readonly etag: string;
-  /** Width of the image in px (sent as `X-Logo-Width`). */
-  readonly width: number;
-  /** Height of the image in px (sent as `X-Logo-Height`). */
-  readonly height: number;
-}
+import { type TaggedVariant, VariantCache } from "./variant_cache.ts";
 
 /** What the render step answers: a variant, or a default answer kept on its record. */
 export type Answer = TaggedVariant | StoredAnswer;

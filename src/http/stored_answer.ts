@@ -33,6 +33,7 @@
  * @module
  */
 import type { Rendition } from "../store/logo_record.ts";
+import type { TaggedVariant } from "./variant_cache.ts";
 
 /** A default answer kept on its record: its bytes as a `Response` body, and what to send with it. */
 export interface StoredAnswer {
@@ -67,20 +68,6 @@ interface AnsweredOnce {
 
 type Holder = Rendition & { [STORED]?: StoredAnswer | AnsweredOnce };
 
-/** The first answer of a rendition: its bytes as they are, in a `Response` not kept. */
-export interface FirstAnswer {
-  /** The rendition's own bytes (still held by it). */
-  readonly bytes: Uint8Array;
-  /** Exact `Content-Type`. */
-  readonly contentType: string;
-  /** Strong `ETag`, quoted. */
-  readonly etag: string;
-  /** Width in px. */
-  readonly width: number;
-  /** Height in px. */
-  readonly height: number;
-}
-
 /**
  * The answer of `rendition`'s inline bytes under `etag`. The first one is the bytes as they are
  * (most records of a long tail are asked for once: making and keeping a body for them was garbage
@@ -92,7 +79,7 @@ export interface FirstAnswer {
 export function storedAnswer(
   rendition: Rendition,
   etag: string,
-): StoredAnswer | FirstAnswer | undefined {
+): StoredAnswer | TaggedVariant | undefined {
   const holder = rendition as Holder;
   const held = holder[STORED];
   if (held !== undefined && "body" in held) return held.etag === etag ? held : undefined;

@@ -30,6 +30,16 @@ export interface Variant {
   readonly contentType: string;
 }
 
+/** A rendered image with its strong entity tag and dimensions. */
+export interface TaggedVariant extends Variant {
+  /** Strong `ETag`, quoted. */
+  readonly etag: string;
+  /** Width of the image in px (sent as `X-Logo-Width`). */
+  readonly width: number;
+  /** Height of the image in px (sent as `X-Logo-Height`). */
+  readonly height: number;
+}
+
 /** Options of {@link VariantCache}. */
 export interface VariantCacheOptions {
   /** Total bytes of images kept; default {@link DEFAULT_VARIANT_CACHE_BYTES}. */

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { heldBytes, type Variant, VariantCache } from "../../src/http/variant_cache.ts";
 import { respondImage } from "../../src/http/respond.ts";
-import type { TaggedVariant } from "../../src/http/render_variant.ts";
+import type { TaggedVariant } from "../../src/http/variant_cache.ts";
 
 const OVERHEAD = 128; // bookkeeping per entry, as variant_cache.ts counts it
 
