@@ -7,14 +7,23 @@
  * through the request path's batched reads (`src/store/batched_record_reads.ts`, 50 reads in
  * flight): CPU per key read.
  *
+ * Last, where a key read's CPU goes, one call after another: `getMany` of 1 (`kv.get`), 2, 5 and
+ * 10 keys, split into the main thread (the op, the V8 deserialisation of the record) and Deno KV's
+ * SQLite thread (`sw-…`), from `/proc` (`bench/support/thread_cpu.ts`; `n/a` without it); and the
+ * same rows read by SQLite itself (`node:sqlite`, `SELECT v FROM kv WHERE k = ?` on Deno KV's
+ * table, keys in its encoding, the value left as bytes): the floor under Deno KV's own path.
+ *
  * Usage: deno run -A bench/kv_record_read_bench.ts [reads]   (default 20,000)
  *
  * @module
  */
 import process from "node:process";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { logoKey } from "../src/store/keyspace.ts";
 import { batchedRecordReads } from "../src/store/batched_record_reads.ts";
+import { printTable } from "./support/bench_cli.ts";
+import { threadCpu } from "./support/thread_cpu.ts";
 
 const RECORDS = 20_000;
 const reads = Number(Deno.args[0] ?? 20_000);
@@ -68,6 +77,72 @@ async function measure(
   );
 }
 
+/** CPU ns so far of the main thread and of Deno KV's SQLite thread(s) (`sw-…`). */
+function threadsNow(): { main: number; sqlite: number } {
+  let main = 0;
+  let sqlite = 0;
+  for (const [key, ns] of threadCpu(Deno.pid)) {
+    const name = key.slice(key.indexOf(" ") + 1);
+    if (name === "serving") main += ns;
+    else if (name.startsWith("sw-")) sqlite += ns;
+  }
+  return { main, sqlite };
+}
+
+/** Wall and CPU µs per key of `read(n)` (which reads `n` keys and returns how many it found). */
+async function perKey(read: (n: number) => Promise<number>, keys: number) {
+  const before = threadsNow();
+  const t0 = performance.now();
+  let found = 0;
+  for (let done = 0; done < reads; done += keys) found += await read(Math.min(keys, reads - done));
+  const wall = (performance.now() - t0) * 1000 / reads;
+  const after = threadsNow();
+  if (found !== reads) throw new Error(`Found ${found} of ${reads} records`);
+  const us = (ns: number) => ns / 1000 / reads;
+  return { wall, main: us(after.main - before.main), sqlite: us(after.sqlite - before.sqlite) };
+}
+
+/** Deno KV's encoding of a key of strings: each part 0x02, its UTF-8 (0x00 as 0x00 0xFF), 0x00. */
+function encodedKey(key: Deno.KvKey): Uint8Array {
+  const out: number[] = [];
+  for (const part of key) {
+    out.push(0x02);
+    for (const byte of new TextEncoder().encode(String(part))) {
+      out.push(byte);
+      if (byte === 0) out.push(0xff);
+    }
+    out.push(0x00);
+  }
+  return new Uint8Array(out);
+}
+
+async function whereTheCpuGoes(): Promise<void> {
+  const keysOf = (n: number) => Array.from({ length: n }, () => logoKey(`d${random()}.example`));
+  const rows: string[][] = [];
+  const proc = threadCpu(Deno.pid).size > 0;
+  const fixed = (n: number) => proc ? n.toFixed(1) : "n/a";
+  for (const n of [1, 2, 5, 10]) {
+    const cost = await perKey(async (k) => {
+      const entries = k === 1 ? [await kv.get(keysOf(1)[0])] : await kv.getMany(keysOf(k));
+      return entries.filter((e) => e.value !== null).length;
+    }, n);
+    rows.push(["Deno KV", String(n), cost.wall.toFixed(1), fixed(cost.main), fixed(cost.sqlite)]);
+  }
+  const db = new DatabaseSync(join(dir, "records.kv"), { readOnly: true });
+  const select = db.prepare("SELECT v FROM kv WHERE k = ?");
+  const raw = await perKey(
+    () => Promise.resolve(select.get(encodedKey(keysOf(1)[0])) === undefined ? 0 : 1),
+    1,
+  );
+  db.close();
+  rows.push(["node:sqlite", "1", raw.wall.toFixed(1), fixed(raw.main), "—"]);
+  console.log(`\nOne call after another (load average ${Deno.loadavg()[0].toFixed(2)}):`);
+  printTable(
+    ["reader", "keys per call", "wall µs/key", "main CPU µs/key", "SQLite thread CPU µs/key"],
+    rows,
+  );
+}
+
 try {
   for (
     const [name, withImage] of [["record with a 6-KB image", true], ["1-KB record", false]] as const
@@ -96,6 +171,7 @@ try {
     () => batched.get(`d${random()}.example`),
     1,
   );
+  await whereTheCpuGoes();
 } finally {
   kv.close();
   await Deno.remove(dir, { recursive: true });
