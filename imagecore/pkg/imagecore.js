@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=fd7bdd4f0f207741132882b8bd8ca05b4c72c579cf5f5879dfefcf1d91367d98 wasm-sha256=646309ce69b750c5e40aaf25d14df7299728becc7fe74c1cbf3a3f9f486765eb rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=f23b2d22c9f7ca230850951c5954ea550d95bf8bbb4eee59a4360e13f7c4d805 wasm-sha256=30ac46b45d4af26714693421997cc24ca621edee7d2171ae9b7ed0173e9b244a rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

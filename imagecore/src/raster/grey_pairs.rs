@@ -120,11 +120,29 @@ fn pack_rgb_row(rgb: &[u8], pairs: &mut [u8]) {
     }
 }
 
+/// [`luma`] of eight pixels, their channels in the 16-bit lanes of `r`, `g`, `b`: the weights
+/// (greyscale::WEIGHTS, summing to 256) in 16 bits, where 256·255 + 128 fits.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn luma_eight(
+    r: core::arch::wasm32::v128,
+    g: core::arch::wasm32::v128,
+    b: core::arch::wasm32::v128,
+) -> core::arch::wasm32::v128 {
+    use crate::colour::greyscale::WEIGHTS;
+    use core::arch::wasm32::*;
+    let [wr, wg, wb] = WEIGHTS.map(|w| u16x8_splat(u16::from(w)));
+    let weighted = u16x8_add(
+        u16x8_add(u16x8_mul(r, wr), u16x8_mul(g, wg)),
+        u16x8_add(u16x8_mul(b, wb), u16x8_splat(128)),
+    );
+    u16x8_shr(weighted, 8)
+}
+
 /// Eight RGB8 pixels (24 bytes) to eight luma + alpha 255 pairs (16 bytes).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn pack_eight_rgb(pixels: &[u8], out: &mut [u8]) {
-    use crate::colour::greyscale::WEIGHTS;
     use core::arch::wasm32::*;
     assert!(pixels.len() == 24 && out.len() == 16);
     // SAFETY: the loads read bytes 0..16 and 8..24 of `pixels` (24 bytes, checked above), the
@@ -143,12 +161,7 @@ fn pack_eight_rgb(pixels: &[u8], out: &mut [u8]) {
         u16x8_extend_high_u8x16(rg),
         u16x8_extend_low_u8x16(bx),
     );
-    let [wr, wg, wb] = WEIGHTS.map(|w| u16x8_splat(u16::from(w)));
-    let weighted = u16x8_add(
-        u16x8_add(u16x8_mul(r, wr), u16x8_mul(g, wg)),
-        u16x8_add(u16x8_mul(b, wb), u16x8_splat(128)),
-    );
-    let pairs = v128_or(u16x8_shr(weighted, 8), u16x8_splat(0xff00));
+    let pairs = v128_or(luma_eight(r, g, b), u16x8_splat(0xff00));
     // SAFETY: see above.
     unsafe { v128_store(out.as_mut_ptr().cast(), pairs) };
 }
@@ -157,7 +170,6 @@ fn pack_eight_rgb(pixels: &[u8], out: &mut [u8]) {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn pack_eight(pixels: &[u8], out: &mut [u8]) {
-    use crate::colour::greyscale::WEIGHTS;
     use core::arch::wasm32::*;
     assert!(pixels.len() == 32 && out.len() == 16);
     // SAFETY: both loads read 16 bytes inside `pixels` (32 bytes, checked above) and the store
@@ -172,13 +184,7 @@ fn pack_eight(pixels: &[u8], out: &mut [u8]) {
     let ba = i8x16_shuffle::<2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31>(low, high);
     let (r, g) = (u16x8_extend_low_u8x16(rg), u16x8_extend_high_u8x16(rg));
     let (b, a) = (u16x8_extend_low_u8x16(ba), u16x8_extend_high_u8x16(ba));
-    // luma's weights (greyscale::WEIGHTS, summing to 256), in 16 bits: 256·255 + 128 fits.
-    let [wr, wg, wb] = WEIGHTS.map(|w| u16x8_splat(u16::from(w)));
-    let weighted = u16x8_add(
-        u16x8_add(u16x8_mul(r, wr), u16x8_mul(g, wg)),
-        u16x8_add(u16x8_mul(b, wb), u16x8_splat(128)),
-    );
-    let y = u16x8_shr(weighted, 8);
+    let y = luma_eight(r, g, b);
     let product = u16x8_add(u16x8_mul(y, a), u16x8_splat(128));
     let premultiplied = u16x8_shr(u16x8_add(product, u16x8_shr(product, 8)), 8);
     let pairs = v128_or(premultiplied, u16x8_shl(a, 8));
