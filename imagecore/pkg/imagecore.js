@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=fd7bdd4f0f207741132882b8bd8ca05b4c72c579cf5f5879dfefcf1d91367d98 wasm-sha256=646309ce69b750c5e40aaf25d14df7299728becc7fe74c1cbf3a3f9f486765eb rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=08bd9de3b225bb917a0a6d01f6e8d0f6f6ac57fd91b6ee8cbe95ee2accad4d85 wasm-sha256=af2642c0670e962c9de2c9f514d08f334fafa69d03ab9b28f23310d55cb0c195 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {
