@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=08bd9de3b225bb917a0a6d01f6e8d0f6f6ac57fd91b6ee8cbe95ee2accad4d85 wasm-sha256=af2642c0670e962c9de2c9f514d08f334fafa69d03ab9b28f23310d55cb0c195 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=655369ee24d84d96cbdd194055dd783cd75a660e1e045aad357f3939e4f0b410 wasm-sha256=0820b622709eded5415527807e852b05838ffb63e81f4e747bc18197f3709513 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=08bd9de3b225bb917a0a6d01f6e8d0f6f6ac57fd91b6ee8cbe95ee2accad4d85 wasm-sha256=8fc8a347c80f9289b423c060e39dcf0a97e98aff6cfe3ad79a3bcd20cd8c1c93 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=655369ee24d84d96cbdd194055dd783cd75a660e1e045aad357f3939e4f0b410 wasm-sha256=8fc8a347c80f9289b423c060e39dcf0a97e98aff6cfe3ad79a3bcd20cd8c1c93 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

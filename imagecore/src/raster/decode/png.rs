@@ -51,12 +51,15 @@ impl<'a> PngSource<'a> {
 
     /// The reader to decode the pixels with: when every chunk it will read has a matching CRC
     /// (checked by `png_chunks`, faster than the `png` crate), a fresh one with the crate's CRC
-    /// check off (it would find nothing); otherwise the one `open` made, which checks them.
+    /// check off (it would find nothing); otherwise the one `open` made, which checks them. The
+    /// first reader is dropped before the second reads, so the two never hold memory at once.
     fn pixel_reader(self) -> Result<Reader<Cursor<&'a [u8]>>> {
-        if pixel_chunks_check_out(self.bytes) {
-            read_info(self.bytes, false)
+        let PngSource { reader, bytes } = self;
+        if pixel_chunks_check_out(bytes) {
+            drop(reader);
+            read_info(bytes, false)
         } else {
-            Ok(self.reader)
+            Ok(reader)
         }
     }
 
