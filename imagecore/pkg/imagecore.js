@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=f23b2d22c9f7ca230850951c5954ea550d95bf8bbb4eee59a4360e13f7c4d805 wasm-sha256=30ac46b45d4af26714693421997cc24ca621edee7d2171ae9b7ed0173e9b244a rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=805cc3067abe60de73c28300361c45574495938837d0b60335ad41ad3836723d wasm-sha256=a6f0b8dbaefc9e7e68c383ed64b7a9ccac67f5da023667e00393aef179c4d0e2 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -12,13 +12,12 @@
 //!
 //! The copy decodes to the same pixels as the input: imagecore's PNG decoder (`decode::png`) reads
 //! only the kept chunks. The chunk framing is walked here (a length, a type, the data, a CRC: the
-//! only structure needed; the `png` crate has already decoded the same bytes), and the CRC is
-//! zlib-rs's, the one the encoder uses.
+//! only structure needed; the `png` crate has already decoded the same bytes) by
+//! `decode::png_chunks`, whose CRC is zlib-rs's, the one the encoder uses.
 
 use crate::raster::decode::png::PngSource;
+use crate::raster::decode::png_chunks::{next_chunk, SIGNATURE};
 
-/// The PNG signature.
-const SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
 /// Chunk types kept: all a decoder needs for the first image's pixels.
 const KEPT: [&[u8; 4]; 5] = [b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND"];
 /// Largest size a kept PNG may have, in bytes per pixel (half of RGBA8): a PNG stored with little
@@ -52,17 +51,4 @@ pub fn png_as_is(input: &[u8]) -> Option<Vec<u8>> {
             return Some(out);
         }
     }
-}
-
-/// The chunk starting at `at` in `bytes` (type, and the whole chunk with its length and CRC), when
-/// it is whole and its CRC matches.
-fn next_chunk(bytes: &[u8], at: usize) -> Option<(&[u8; 4], &[u8])> {
-    let length_bytes: [u8; 4] = bytes.get(at..at.checked_add(4)?)?.try_into().ok()?;
-    let length = u32::from_be_bytes(length_bytes) as usize;
-    let end = at.checked_add(12)?.checked_add(length)?;
-    let chunk = bytes.get(at..end)?;
-    let kind: &[u8; 4] = chunk.get(4..8)?.try_into().ok()?;
-    let crc_bytes: [u8; 4] = chunk.get(8 + length..)?.try_into().ok()?;
-    let crc = zlib_rs::crc32::crc32(0, chunk.get(4..8 + length)?);
-    (crc == u32::from_be_bytes(crc_bytes)).then_some((kind, chunk))
 }

@@ -14,6 +14,7 @@ pub mod ico_select;
 pub mod jpeg;
 pub mod jpeg_scaled;
 pub mod png;
+pub mod png_chunks;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::limits::{check_source_size, MAX_DECODER_ALLOC, MAX_INPUT_BYTES, MAX_SOURCE_SIDE};

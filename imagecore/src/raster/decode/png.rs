@@ -5,19 +5,24 @@
 //! hundreds of megabytes. imagecore uses neither colour profiles nor text: here `iCCP`, `tEXt`,
 //! `zTXt` and `iTXt` are skipped unread (never inflated), the decoder's own buffers are bounded
 //! by [`MAX_DECODER_ALLOC`], and image data that ends before the last row is refused as
-//! truncated.
+//! truncated. Chunk CRCs are checked as the `png` crate checks them, by a faster CRC when they
+//! all match (`decode::png_chunks`).
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::limits::{check_source_size, MAX_DECODER_ALLOC};
+use crate::raster::decode::png_chunks::pixel_chunks_check_out;
 use crate::raster::grey_pairs::{pack_samples_row, pairs_stride, GreyPairs};
 use crate::raster::rgba::{expand_to_rgba, narrow_16_to_8};
 use image::metadata::Orientation;
-use png::{BitDepth, ColorType, Decoder, DecodingError, Limits, Reader, Transformations};
+use png::{
+    BitDepth, ColorType, DecodeOptions, Decoder, DecodingError, Limits, Reader, Transformations,
+};
 use std::io::{Cursor, ErrorKind};
 
 /// A PNG whose header and metadata are read, pixels not yet.
 pub struct PngSource<'a> {
     reader: Reader<Cursor<&'a [u8]>>,
+    bytes: &'a [u8],
 }
 
 fn png_error(error: DecodingError) -> Error {
@@ -40,19 +45,22 @@ fn png_error(error: DecodingError) -> Error {
 impl<'a> PngSource<'a> {
     /// Reads the chunks before the image data; no pixel buffer yet.
     pub fn open(bytes: &'a [u8]) -> Result<Self> {
-        let limits = Limits {
-            bytes: MAX_DECODER_ALLOC as usize,
-        };
-        let mut decoder = Decoder::new_with_limits(Cursor::new(bytes), limits);
-        decoder.set_ignore_iccp_chunk(true);
-        decoder.set_ignore_text_chunk(true);
-        // Palette and low bit depths to 8 bits, tRNS to alpha; 16 bits kept to round like `image`.
-        decoder.set_transformations(Transformations::EXPAND);
-        // Refuse by IHDR alone, before reading further (a header-only file is too large, not cut).
-        let header = decoder.read_header_info().map_err(png_error)?;
-        check_source_size(header.width, header.height)?;
-        let reader = decoder.read_info().map_err(png_error)?;
-        Ok(PngSource { reader })
+        let reader = read_info(bytes, true)?;
+        Ok(PngSource { reader, bytes })
+    }
+
+    /// The reader to decode the pixels with: when every chunk it will read has a matching CRC
+    /// (checked by `png_chunks`, faster than the `png` crate), a fresh one with the crate's CRC
+    /// check off (it would find nothing); otherwise the one `open` made, which checks them. The
+    /// first reader is dropped before the second reads, so the two never hold memory at once.
+    fn pixel_reader(self) -> Result<Reader<Cursor<&'a [u8]>>> {
+        let PngSource { reader, bytes } = self;
+        if pixel_chunks_check_out(bytes) {
+            drop(reader);
+            read_info(bytes, false)
+        } else {
+            Ok(reader)
+        }
     }
 
     /// Width and height from `IHDR`.
@@ -91,10 +99,11 @@ impl<'a> PngSource<'a> {
     /// (`raster::grey_pairs`), so the pixels are never written out as RGBA and read again: the
     /// same pairs as [`decode`](Self::decode) then packing, in the pair buffer only (at most half
     /// of RGBA8). Only when [`streams_rows`](Self::streams_rows); the orientation is not applied.
-    pub fn decode_grey_pairs(mut self) -> Result<GreyPairs> {
+    pub fn decode_grey_pairs(self) -> Result<GreyPairs> {
         let (width, height) = self.dimensions();
-        let (color_type, bit_depth) = self.reader.output_color_type();
-        if bit_depth != BitDepth::Eight || self.reader.info().interlaced {
+        let mut reader = self.pixel_reader()?;
+        let (color_type, bit_depth) = reader.output_color_type();
+        if bit_depth != BitDepth::Eight || reader.info().interlaced {
             return Err(Error::new(
                 ErrorCode::Internal,
                 "Cannot decode image: rows of this PNG are not 8-bit image rows",
@@ -111,7 +120,7 @@ impl<'a> PngSource<'a> {
         let mut row = vec![0u8; width as usize * channels];
         let mut pixels = vec![0u8; stride * height as usize];
         for out in pixels.chunks_exact_mut(stride) {
-            if self.reader.read_row(&mut row).map_err(png_error)?.is_none() {
+            if reader.read_row(&mut row).map_err(png_error)?.is_none() {
                 return Err(Error::new(
                     ErrorCode::Corrupt,
                     "Cannot decode image: corrupt data (truncated)",
@@ -120,7 +129,7 @@ impl<'a> PngSource<'a> {
             pack_samples_row(&row, channels, out);
         }
         // Past the last row: the rest of the image data is read and checked, as by `next_frame`.
-        if self.reader.read_row(&mut row).map_err(png_error)?.is_some() {
+        if reader.read_row(&mut row).map_err(png_error)?.is_some() {
             return Err(Error::new(
                 ErrorCode::Internal,
                 "Cannot decode image: the PNG decoder gave more rows than the header declares",
@@ -134,10 +143,11 @@ impl<'a> PngSource<'a> {
     }
 
     /// Decodes the (first) image to straight-alpha RGBA8.
-    pub fn decode(mut self) -> Result<Vec<u8>> {
+    pub fn decode(self) -> Result<Vec<u8>> {
         let (width, height) = self.dimensions();
         let pixels = width as usize * height as usize;
-        let needed = self.reader.output_buffer_size().ok_or_else(|| {
+        let mut reader = self.pixel_reader()?;
+        let needed = reader.output_buffer_size().ok_or_else(|| {
             Error::new(
                 ErrorCode::TooLarge,
                 "Cannot decode image: too large for this platform",
@@ -145,7 +155,7 @@ impl<'a> PngSource<'a> {
         })?;
         // One buffer serves the decoder and the RGBA result: 8 bytes a pixel at most (RGBA16).
         let mut buffer = vec![0u8; needed.max(pixels * 4)];
-        let frame = self.reader.next_frame(&mut buffer).map_err(png_error)?;
+        let frame = reader.next_frame(&mut buffer).map_err(png_error)?;
         let channels = match frame.color_type {
             ColorType::Grayscale => 1,
             ColorType::GrayscaleAlpha => 2,
@@ -166,4 +176,23 @@ impl<'a> PngSource<'a> {
         buffer.truncate(pixels * 4);
         Ok(buffer)
     }
+}
+
+/// A reader past the chunks before the image data of the PNG `bytes`, checking chunk CRCs when
+/// `check_crc`. `iCCP`, `tEXt`, `zTXt` and `iTXt` are skipped unread; palettes and low bit depths
+/// expand to 8 bits, `tRNS` to alpha, 16 bits are kept (to round like `image`); a source too large
+/// is refused by `IHDR` alone, before reading further (a header-only file is too large, not cut).
+fn read_info(bytes: &[u8], check_crc: bool) -> Result<Reader<Cursor<&[u8]>>> {
+    let mut options = DecodeOptions::default();
+    options.set_ignore_iccp_chunk(true);
+    options.set_ignore_text_chunk(true);
+    options.set_ignore_crc(!check_crc);
+    let mut decoder = Decoder::new_with_options(Cursor::new(bytes), options);
+    decoder.set_limits(Limits {
+        bytes: MAX_DECODER_ALLOC as usize,
+    });
+    decoder.set_transformations(Transformations::EXPAND);
+    let header = decoder.read_header_info().map_err(png_error)?;
+    check_source_size(header.width, header.height)?;
+    decoder.read_info().map_err(png_error)
 }
