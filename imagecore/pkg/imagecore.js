@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=fd7bdd4f0f207741132882b8bd8ca05b4c72c579cf5f5879dfefcf1d91367d98 wasm-sha256=646309ce69b750c5e40aaf25d14df7299728becc7fe74c1cbf3a3f9f486765eb rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=02ec20933d4b8f320b4a5a816c85a9fcf5342d414bc2119f8e45b25aec0dbabf wasm-sha256=35193b057946dfdc683af3143665681452e8ed9bc85ec04f838999b732450c3b rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

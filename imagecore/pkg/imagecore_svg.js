@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=fd7bdd4f0f207741132882b8bd8ca05b4c72c579cf5f5879dfefcf1d91367d98 wasm-sha256=8fc8a347c80f9289b423c060e39dcf0a97e98aff6cfe3ad79a3bcd20cd8c1c93 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=02ec20933d4b8f320b4a5a816c85a9fcf5342d414bc2119f8e45b25aec0dbabf wasm-sha256=8fc8a347c80f9289b423c060e39dcf0a97e98aff6cfe3ad79a3bcd20cd8c1c93 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {
