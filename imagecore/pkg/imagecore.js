@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=805cc3067abe60de73c28300361c45574495938837d0b60335ad41ad3836723d wasm-sha256=a6f0b8dbaefc9e7e68c383ed64b7a9ccac67f5da023667e00393aef179c4d0e2 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=39d9b20ebc9155aa44cdcbd600edc672addbf5ecba68a0213746ed55ab093b9e wasm-sha256=05ec6226d3176aad1591fd887fbf51cbc3dd75868d0b158a452c0c2a169a1c0c rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

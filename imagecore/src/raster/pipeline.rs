@@ -5,6 +5,7 @@ use crate::error::Result;
 use crate::raster::decode::{decode_for_resize, decode_grey, Decoded};
 use crate::raster::encode::effort::Effort;
 use crate::raster::encode::encode_into;
+use crate::raster::encode::faint_colours::snap_faint_colours;
 use crate::raster::format::OutputFormat;
 use crate::raster::resize::grey::{resize_grey, resize_grey_pairs, resize_grey_rgb};
 use crate::raster::resize::{output_size, resize, resize_rgb};
@@ -67,7 +68,9 @@ pub struct Rendered {
 }
 
 /// Transforms an encoded image. The output size is checked against the limits from the header,
-/// before any pixel is decoded. A greyscale resize convolves luma and alpha only
+/// before any pixel is decoded. A resized PNG output's faint colours are made canonical before
+/// it is encoded ([`snap_faint_colours`]: no composite moves by a level); at the source's own
+/// size the pixels are the source's. A greyscale resize convolves luma and alpha only
 /// ([`resize::grey`]; of a JPEG, luma taken from its RGB, [`resize_grey_rgb`]), a colour resize of
 /// a JPEG its three channels only ([`resize_rgb`]); both give the same bytes as with an alpha
 /// channel of 255. Either resize of a JPEG at least 4 times smaller starts from a reduced-scale
@@ -106,6 +109,12 @@ pub fn transform_into(
         decode_for_resize(input, true, plan)?
     };
     let decoded = now();
+    let resizes = (width, height)
+        != match &source {
+            Decoded::Rgb(d) => (d.width, d.height),
+            Decoded::Rgba(d) => (d.width, d.height),
+            Decoded::Grey(d) => (d.width, d.height),
+        };
     let mut pixels = match source {
         Decoded::Rgb(rgb) if options.greyscale => {
             resize_grey_rgb(rgb.pixels, rgb.width, rgb.height, width, height)?
@@ -123,6 +132,9 @@ pub fn transform_into(
         None => false,
     };
     let coloured = now();
+    if options.format == OutputFormat::Png && resizes {
+        snap_faint_colours(&mut pixels);
+    }
     encode_into(
         out,
         &mut pixels,

@@ -8,13 +8,16 @@
 //!
 //! The bytes of a further rendition equal those of `transform(source rendition, width)` at that
 //! effort, whichever way the source rendition was made: transparent pixels weigh nothing in the
-//! premultiplied resize, so the normalisation the PNG encoder applies changes no output. An
-//! encoded source rendition equals `transform(input, source width)`.
+//! premultiplied resize, so the normalisation the PNG encoder applies changes no output, and each
+//! further rendition is resized from the source rendition's pixels after a resize's faint colours
+//! were made canonical (`encode::faint_colours`, as `transform` does after a resize). An encoded
+//! source rendition equals `transform(input, source width)`.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::geometry::output_size;
 use crate::raster::decode::decode;
 use crate::raster::encode::encode;
+use crate::raster::encode::faint_colours::snap_faint_colours;
 use crate::raster::format::OutputFormat;
 use crate::raster::pipeline::Output;
 use crate::raster::png_as_is::png_as_is;
@@ -28,6 +31,7 @@ pub const PACKED_HEADER_LEN: usize = 4;
 /// Bytes per rendition after that: width, height and byte length, each u32 LE.
 pub const PACKED_ENTRY_LEN: usize = 12;
 
+/// Encodes a rendition whose faint colours are already canonical (`snap_faint_colours`).
 fn png(mut pixels: Vec<u8>, width: u32, height: u32) -> Result<Output> {
     Ok(Output {
         bytes: encode(&mut pixels, width, height, OutputFormat::Png)?,
@@ -79,6 +83,11 @@ pub fn renditions(
         None
     };
     let mut base = resize(source.pixels, source.width, source.height, width, height)?;
+    // A resized source rendition is snapped (as `transform` snaps a resize) before the further
+    // renditions are resized from it, so they are made from the pixels it stores.
+    if !same_size {
+        snap_faint_colours(&mut base);
+    }
     let mut others = Vec::with_capacity(sizes.len());
     let last = sizes.len().checked_sub(1);
     for (i, &(w, h)) in sizes.iter().enumerate() {
@@ -89,7 +98,9 @@ pub fn renditions(
         } else {
             base.clone()
         };
-        others.push(png(resize(pixels, width, height, w, h)?, w, h)?);
+        let mut resized = resize(pixels, width, height, w, h)?;
+        snap_faint_colours(&mut resized);
+        others.push(png(resized, w, h)?);
     }
     let mut out = Vec::with_capacity(others.len() + 1);
     out.push(match kept {

@@ -1,6 +1,7 @@
 //! Encoding RGBA8 as PNG, lossless WebP or JPEG.
 
 pub mod effort;
+pub mod faint_colours;
 pub mod png;
 pub mod png_filter;
 
