@@ -5,7 +5,7 @@
 //! rule of `encode::png`. `bench/bench_inputs.ts` makes the benchmark's sources.
 use imagecore::raster::decode::decode;
 use imagecore::raster::encode::effort::Effort;
-use imagecore::raster::encode::png::encode_png_with;
+use imagecore::raster::encode::png::{encode_png_with, Forced};
 use imagecore::raster::resize::grey::resize_grey;
 use imagecore::raster::resize::{output_size, resize};
 use std::time::Instant;
@@ -24,7 +24,12 @@ fn encoded(
         let mut copy = pixels.to_vec();
         let mut out = Vec::new();
         let start = Instant::now();
-        encode_png_with(&mut out, &mut copy, w, h, effort, adaptive, palette).expect("encode");
+        let forced = Forced {
+            adaptive,
+            palette,
+            rle: None,
+        };
+        encode_png_with(&mut out, &mut copy, w, h, effort, forced).expect("encode");
         best = best.min(start.elapsed().as_secs_f64() * 1000.0);
         bytes = out.len();
     }

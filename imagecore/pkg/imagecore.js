@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=39d9b20ebc9155aa44cdcbd600edc672addbf5ecba68a0213746ed55ab093b9e wasm-sha256=05ec6226d3176aad1591fd887fbf51cbc3dd75868d0b158a452c0c2a169a1c0c rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=6b263e1304f5d956662400d206ea0f4dd55c57257465059a7904084bc785175f wasm-sha256=07fd6f7bd06d52870379fe2262a31351633613dbe2420697971169597ba08101 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

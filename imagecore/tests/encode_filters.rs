@@ -5,7 +5,7 @@ mod common;
 
 use image::{ImageBuffer, Rgba, RgbaImage};
 use imagecore::raster::encode::effort::Effort;
-use imagecore::raster::encode::png::encode_png;
+use imagecore::raster::encode::png::{encode_png, encode_png_with, Forced};
 
 /// The filter byte of each row, the colour type and the bytes a row of `png`.
 fn filter_bytes(png: &[u8]) -> (Vec<u8>, u8) {
@@ -84,4 +84,50 @@ fn a_grey_image_with_many_shades_is_grey_alpha_not_a_palette() {
     });
     let (_, colour) = filter_bytes(&encoded(&few));
     assert_eq!(colour, 3, "8 shades stay a palette");
+}
+
+/// `image` encoded with the encoder's choices, and with run-length deflate forced on and off.
+fn by_strategy(image: &RgbaImage) -> [Vec<u8>; 3] {
+    [None, Some(true), Some(false)].map(|rle| {
+        let mut pixels = image.as_raw().clone();
+        let mut png = Vec::new();
+        let forced = Forced {
+            rle,
+            ..Forced::default()
+        };
+        let (w, h) = image.dimensions();
+        encode_png_with(&mut png, &mut pixels, w, h, Effort::Fast, forced).expect("png");
+        let back = image::load_from_memory(&png).expect("decode").to_rgba8();
+        assert_eq!(back.as_raw(), image.as_raw(), "lossless");
+        png
+    })
+}
+
+#[test]
+fn a_photos_noisy_rows_are_run_length_coded_and_a_gradients_are_not() {
+    // Photo-like: a smooth ramp under fine noise of a few levels, so its filtered residuals are
+    // small but rarely zero; the gradient's are mostly zero.
+    let mut state = 0x2545_f491u32;
+    let photo = ImageBuffer::from_fn(128, 128, |x, y| {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        let n = (state >> 28) as u8;
+        Rgba([
+            (x as u8).wrapping_add(n),
+            (y as u8).wrapping_add(n / 2),
+            90 + n,
+            255,
+        ])
+    });
+    let gradient = ImageBuffer::from_fn(128, 96, |x, y| {
+        Rgba([(x * 2) as u8, (y * 2) as u8, (x + y) as u8, 255])
+    });
+    let [chosen, rle, search] = by_strategy(&photo);
+    assert!(filter_bytes(&chosen).0.iter().any(|&f| f != 0), "filtered");
+    assert_ne!(rle, search);
+    assert_eq!(chosen, rle, "the photo is run-length coded");
+    let [chosen, rle, search] = by_strategy(&gradient);
+    assert_ne!(rle, search);
+    assert_eq!(chosen, search, "the gradient keeps the match search");
 }

@@ -1,7 +1,8 @@
 //! How hard the PNG encoder works for fewer bytes: the deflate settings of each choice.
 //!
 //! Both choices write the same pixels in the same PNG colour type; only the deflate stream
-//! differs. Figures (bytes and ms of each zlib-rs level on the benchmark logos) are printed by
+//! differs. Either way, a photo's noisy filtered rows are run-length coded (`png_deflate`), at
+//! any level. Figures (bytes and ms of each zlib-rs level on the benchmark logos) are printed by
 //! `deno task bench` and recorded in bench/README.md.
 
 use crate::error::{Error, ErrorCode, Result};

@@ -3,6 +3,7 @@
 pub mod effort;
 pub mod faint_colours;
 pub mod png;
+pub mod png_deflate;
 pub mod png_filter;
 
 use crate::error::{Error, ErrorCode, Result};

@@ -6,24 +6,21 @@
 //! whichever holds it exactly. One pass over the pixels finds the colour type, the palette indices
 //! and how many pixels repeat their left neighbour; rows are filtered (`png_filter`) only when few
 //! do, as in a photo or a gradient, and unfiltered otherwise. The scanlines are then
-//! made a batch of rows at a time straight into zlib-rs's deflate stream (level and strategy from
-//! [`Effort`]), so no full copy of the image is made. `png` writes the chunks around the stream.
+//! made a batch of rows at a time straight into zlib-rs's deflate stream (`png_deflate`: the level
+//! from [`Effort`], run-length coding for a photo's filtered rows), so no full copy of the image
+//! is made. `png` writes the chunks around the stream.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::raster::encode::effort::{DeflateSettings, Effort};
-use crate::raster::encode::png_filter::choose_filter;
+use crate::raster::encode::effort::Effort;
+use crate::raster::encode::png_deflate::{deflate_rows, Filtering};
 use png::{BitDepth, ColorType};
-use zlib_rs::{Deflate, DeflateConfig, DeflateFlush, Status};
 
-/// Rows of an image without a palette are filtered ([`choose_filter`]) when fewer than this
+/// Rows of an image without a palette are filtered (`png_filter::choose_filter`) when fewer than this
 /// percentage of its pixels repeat the pixel before them: photo-like and gradient renders (0–26 %
 /// on the benchmark's inputs at 128 px) deflate 20–64 % smaller filtered, while flat marks, strokes,
 /// text and the original logo (30–88 %) deflate 5–30 % larger (measured with
 /// `cargo run --release --example png_filter_table`; bench/results/2026-12-01-imagecore-broad-inputs.md).
 const REPEAT_PERCENT: usize = 28;
-
-/// Bytes of scanlines handed to deflate per call (whole rows, at least one).
-const BATCH_BYTES: usize = 16 * 1024;
 
 /// Distinct colours of an image with at most 256 of them, in first-seen order.
 struct Palette {
@@ -164,96 +161,6 @@ fn pack_row(samples: &[u8], depth: u8, out: &mut [u8]) {
     }
 }
 
-fn deflate_failed(what: impl std::fmt::Debug) -> Error {
-    Error::new(
-        ErrorCode::Internal,
-        format!("Cannot encode image: deflate failed ({what:?})"),
-    )
-}
-
-/// How the rows are filtered.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Filtering {
-    /// Every row unfiltered (filter type 0).
-    None,
-    /// Each row with the filter [`choose_filter`] picks, `bpp` bytes a pixel.
-    Adaptive {
-        /// Bytes per pixel (1 for palette and low bit depths).
-        bpp: usize,
-    },
-}
-
-/// Deflates (zlib format) the scanlines of `height` rows of `row_bytes` bytes each, each row
-/// preceded by its filter type; `fill(y, row)` writes row `y`'s bytes.
-fn deflate_rows(
-    settings: DeflateSettings,
-    row_bytes: usize,
-    height: usize,
-    filtering: Filtering,
-    mut fill: impl FnMut(usize, &mut [u8]),
-) -> Result<Vec<u8>> {
-    let line = row_bytes + 1;
-    let rows_per_batch = (BATCH_BYTES / line).clamp(1, height.max(1));
-    let mut batch = vec![0u8; rows_per_batch * line];
-    // Adaptive filtering: the raw row above, this raw row, and a scratch row for the trials.
-    let adaptive = matches!(filtering, Filtering::Adaptive { .. });
-    let len = if adaptive { row_bytes } else { 0 };
-    let (mut prev, mut raw, mut scratch) = (vec![0u8; len], vec![0u8; len], vec![0u8; len]);
-    let mut stream = Deflate::new_with_config(DeflateConfig {
-        level: settings.level,
-        strategy: settings.strategy,
-        ..DeflateConfig::default()
-    });
-    let mut out = vec![0u8; (height * line / 8).max(256)];
-    let mut written = 0usize;
-    let mut y = 0;
-    loop {
-        let rows = rows_per_batch.min(height - y);
-        for (i, scanline) in batch.chunks_exact_mut(line).take(rows).enumerate() {
-            match filtering {
-                Filtering::None => fill(y + i, &mut scanline[1..]),
-                Filtering::Adaptive { bpp } => {
-                    fill(y + i, &mut raw);
-                    let (kind, bytes) = scanline.split_at_mut(1);
-                    kind[0] = choose_filter(bpp, &prev, &raw, bytes, &mut scratch) as u8;
-                    std::mem::swap(&mut prev, &mut raw);
-                }
-            }
-        }
-        y += rows;
-        let flush = if y == height {
-            DeflateFlush::Finish
-        } else {
-            DeflateFlush::NoFlush
-        };
-        let input = &batch[..rows * line];
-        let mut consumed = 0usize;
-        loop {
-            if written == out.len() {
-                out.resize(out.len() * 2, 0);
-            }
-            let (before_in, before_out) = (stream.total_in(), stream.total_out());
-            let status = stream
-                .compress(&input[consumed..], &mut out[written..], flush)
-                .map_err(deflate_failed)?;
-            consumed += (stream.total_in() - before_in) as usize;
-            written += (stream.total_out() - before_out) as usize;
-            let done = match flush {
-                DeflateFlush::Finish => status == Status::StreamEnd,
-                _ => consumed == input.len() && written < out.len(),
-            };
-            if done {
-                break;
-            }
-        }
-        if y == height {
-            out.truncate(written);
-            return Ok(out);
-        }
-    }
-}
-
 /// Encodes straight-alpha RGBA8 `pixels` as a PNG appended to `out` (what `out` holds already is
 /// kept: the caller's header goes there). `pixels` is modified: transparent pixels become
 /// transparent black.
@@ -264,11 +171,23 @@ pub fn encode_png_into(
     height: u32,
     effort: Effort,
 ) -> Result<()> {
-    encode_png_with(out, pixels, width, height, effort, None, None)
+    encode_png_with(out, pixels, width, height, effort, Forced::default())
 }
 
-/// [`encode_png_into`] with row filtering (`adaptive`) and the palette (`palette`) forced on or
-/// off where `Some`, for the filter table example; `None` keeps the encoder's own choice.
+/// The encoder's own choices, each forced on or off where `Some` (for the filter and deflate table
+/// examples); `None` (the default) keeps the encoder's choice.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Forced {
+    /// Row filtering.
+    pub adaptive: Option<bool>,
+    /// A palette.
+    pub palette: Option<bool>,
+    /// Run-length deflate.
+    pub rle: Option<bool>,
+}
+
+/// [`encode_png_into`] with some of the encoder's choices [`Forced`].
 #[doc(hidden)]
 pub fn encode_png_with(
     out: &mut Vec<u8>,
@@ -276,9 +195,13 @@ pub fn encode_png_with(
     width: u32,
     height: u32,
     effort: Effort,
-    adaptive: Option<bool>,
-    palette: Option<bool>,
+    forced: Forced,
 ) -> Result<()> {
+    let Forced {
+        adaptive,
+        palette,
+        rle,
+    } = forced;
     let analysis = analyse(pixels);
     let (w, h) = (width as usize, height as usize);
     // Few repeated pixels: a photo or a gradient, whose rows deflate better filtered.
@@ -309,7 +232,7 @@ pub fn encode_png_with(
                 encoder.set_trns(trns);
             }
             let row_bytes = w.div_ceil(usize::from(8 / depth));
-            deflate_rows(settings, row_bytes, h, rule(1, false), |y, row| {
+            deflate_rows(settings, rle, row_bytes, h, rule(1, false), |y, row| {
                 pack_row(&indices[y * w..(y + 1) * w], depth, row)
             })?
         }
@@ -325,7 +248,7 @@ pub fn encode_png_with(
             encoder.set_color(colour);
             encoder.set_depth(BitDepth::Eight);
             let n = channels.len();
-            deflate_rows(settings, w * n, h, rule(n, true), |y, row| {
+            deflate_rows(settings, rle, w * n, h, rule(n, true), |y, row| {
                 let source = &pixels[y * w * 4..(y + 1) * w * 4];
                 if n == 4 {
                     row.copy_from_slice(source);
