@@ -101,7 +101,11 @@ export function hasStoredAnswer(rendition: Rendition, etag: string): boolean {
   return held !== undefined && held.etag === etag;
 }
 
-/** The bytes that moved into `rendition`'s answer, read back (a copy); `undefined` if none did. */
+/**
+ * The bytes that moved into `rendition`'s answer, read back: the body's own buffer (Deno's
+ * `clone().bytes()` of a body made from bytes shares them), so a reader must neither write nor
+ * transfer them; `undefined` if none moved.
+ */
 export function storedBytes(rendition: Rendition): Promise<Uint8Array> | undefined {
   return (rendition as Holder)[STORED]?.body.clone().bytes();
 }

@@ -82,4 +82,8 @@ Deno.test("default answers from the record's one copy: GET, HEAD, 304, then a re
   assert.deepEqual([...pixels.data.subarray(0, 4)], [0, 90, 200, 255]);
   // The default answer is not in the rendered-variant cache: the 64-px render is its only entry.
   assert.equal(server.app.stats().variants.entries, 1);
+  // The render read the body's own buffer (shared, not copied): the default answer is intact.
+  const after = await server.exchange(server.logoUrl("acme.example"));
+  assert.equal(after.status, 200);
+  assert.deepEqual(after.bytes, stored);
 });
