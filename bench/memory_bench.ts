@@ -107,6 +107,10 @@ try {
     values.root,
     values["malloc-trim"] ? ["--allow-ffi"] : [],
   );
+  // main.ts prints its budgets just after the "listening" line that `start` waits for: give the
+  // line a second to arrive (a loaded machine read the defaults' fallback below in its place).
+  const hasBudgets = () => server!.printed.some((line) => line.startsWith("Cache budgets:"));
+  for (let i = 0; i < 20 && !hasBudgets(); i++) await new Promise((r) => setTimeout(r, 50));
   // A server that does not print its budgets (before they were settings) has the defaults.
   const budgetLine = server.printed.find((line) => line.startsWith("Cache budgets:")) ??
     "Cache budgets: variants 64 MiB, sources 32 MiB.";

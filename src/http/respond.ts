@@ -100,8 +100,8 @@ interface Prepared {
  * serving isolate's old generation with responses nobody reused (two `Response`s, a `Map` and a
  * copy of the bytes each), whose collections delayed cache hits (bench/results/2026-11-27-render-pool.md,
  * **Sixth quiet run**). A default answer kept on its record (`stored_answer.ts`, from the record's
- * second answer) lives as long as its record and is its body `Response` already: it is prepared at
- * once.
+ * first answer) is its body `Response` already: its first 200 is a clone of that body with the
+ * headers (no copy), and its templates are made at its second, as any variant's.
  *
  * The state is a property of the variant object under this module's symbol, not an entry of a
  * `WeakMap` keyed by the variant: V8 marks a `WeakMap`'s entries (ephemerons) in the final,
@@ -174,12 +174,17 @@ export function respondImage(variant: Answer, context: ResponseContext): Respons
   const head = context.method === "HEAD";
   const slot = variant as Preparable;
   let prepared = slot[PREPARED];
-  const stored = "body" in variant;
-  if (head || (prepared === undefined && !stored)) {
+  if (head || prepared === undefined) {
     // A HEAD, or a variant's first 200: the headers of a prepared one, built once and not kept.
     if (!head && Object.isExtensible(slot)) slot[PREPARED] = ANSWERED_ONCE;
     const headers = imageHeaders(variant, context, cacheControl);
     rateLimitHeaders(headers, context.quota);
+    if (!head && "body" in variant) {
+      // A stored answer's body is its one copy: a clone shares it (no template kept yet).
+      const response = variant.body.clone();
+      for (const [name, value] of headers) response.headers.append(name, value);
+      return response;
+    }
     const body = head || !("bytes" in variant) ? null : variant.bytes as Uint8Array<ArrayBuffer>;
     return new Response(body, { status: 200, headers });
   }

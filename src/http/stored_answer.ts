@@ -1,13 +1,13 @@
 /**
  * The default answer of a logo whose record holds its bytes (the 128-px `default` rendition inlined
  * by `src/store/inline_rendition.ts`), kept on the record itself: one object per cached record,
- * holding the one copy of the image the process keeps, from its second answer on.
+ * holding the one copy of the image the process keeps, from its first answer on.
  *
  * Deno's `Response` constructor copies a `Uint8Array` body, while `clone()` shares it; `respond.ts`
  * answers a prepared variant with clones of one body `Response`. Kept in the variant cache, a
  * default answer therefore held three copies of its image: the record's bytes, the variant's (the
  * same array) and the body's — counted once by the record cache and twice more by the variant cache,
- * about 19 KB per logo against two budgets. Here the bytes move into the body at the second answer
+ * about 19 KB per logo against two budgets. Here the bytes move into the body at the first answer
  * and the record lets go of them, so a cached logo costs its record, one copy of its image and a
  * few small objects, all counted by the record cache (`recordCacheBytes` of `resolve_logo.ts`): about twice as many logos fit the same memory (issue 34 §2). The answer lives
  * exactly as long as its record is cached: a changed logo is a new record, with its own answer.
@@ -26,7 +26,6 @@
  *   bytes: 3,
  *   data: new Uint8Array([1, 2, 3]),
  * };
- * storedAnswer(rendition, '"v2-abab"'); // the first answer: the bytes as they are
  * const answer = storedAnswer(rendition, '"v2-abab"'); // rendition.data is gone: a body holds it
  * await storedBytes(rendition); // Uint8Array [1, 2, 3]
  * ```
@@ -61,20 +60,16 @@ export const STORED_ANSWER_OVERHEAD_BYTES = 3 * 1024;
 /** Where a rendition keeps its answer: a property under this module's symbol (not a `WeakMap`). */
 const STORED = Symbol("stored answer");
 
-/** A rendition's state ({@link STORED}) after its first answer, under that answer's tag. */
-interface AnsweredOnce {
-  readonly once: string;
-}
-
-type Holder = Rendition & { [STORED]?: StoredAnswer | AnsweredOnce };
+type Holder = Rendition & { [STORED]?: StoredAnswer };
 
 /**
- * The answer of `rendition`'s inline bytes under `etag`. The first one is the bytes as they are
- * (most records of a long tail are asked for once: making and keeping a body for them was garbage
- * the old generation collected later); from the second, the stored answer: the bytes move into its
- * body and `rendition.data` is cleared. A frozen rendition keeps its bytes and answers them as
- * they are each time. `undefined` when the rendition holds no bytes, or its answer was made under
- * another tag (the caller renders as for any variant then).
+ * The answer of `rendition`'s inline bytes under `etag`: from its first answer on, the stored
+ * answer — the bytes move into its body and `rendition.data` is cleared. Made at the first answer,
+ * not the second: the `Response` constructor's copy is made once either way, and an answer made
+ * of the bytes as they are, not kept, copied them once more at the second answer and dropped that
+ * first copy (bench/results/2026-12-02-lookup-garbage.md). A frozen rendition keeps its bytes and
+ * answers them as they are each time. `undefined` when the rendition holds no bytes, or its answer
+ * was made under another tag (the caller renders as for any variant then).
  */
 export function storedAnswer(
   rendition: Rendition,
@@ -82,14 +77,11 @@ export function storedAnswer(
 ): StoredAnswer | TaggedVariant | undefined {
   const holder = rendition as Holder;
   const held = holder[STORED];
-  if (held !== undefined && "body" in held) return held.etag === etag ? held : undefined;
+  if (held !== undefined) return held.etag === etag ? held : undefined;
   const data = rendition.data;
   if (data === undefined) return undefined;
   const { type: contentType, width, height } = rendition;
-  if (held === undefined || held.once !== etag || !Object.isExtensible(holder)) {
-    if (held === undefined && Object.isExtensible(holder)) holder[STORED] = { once: etag };
-    return { bytes: data, contentType, etag, width, height };
-  }
+  if (!Object.isExtensible(holder)) return { bytes: data, contentType, etag, width, height };
   const answer: StoredAnswer = {
     body: new Response(data as Uint8Array<ArrayBuffer>, { status: 200 }),
     byteLength: data.byteLength,
@@ -106,11 +98,14 @@ export function storedAnswer(
 /** Whether `rendition` holds its answer under `etag` already. */
 export function hasStoredAnswer(rendition: Rendition, etag: string): boolean {
   const held = (rendition as Holder)[STORED];
-  return held !== undefined && "body" in held && held.etag === etag;
+  return held !== undefined && held.etag === etag;
 }
 
-/** The bytes that moved into `rendition`'s answer, read back (a copy); `undefined` if none did. */
+/**
+ * The bytes that moved into `rendition`'s answer, read back: the body's own buffer (Deno's
+ * `clone().bytes()` of a body made from bytes shares them), so a reader must neither write nor
+ * transfer them; `undefined` if none moved.
+ */
 export function storedBytes(rendition: Rendition): Promise<Uint8Array> | undefined {
-  const held = (rendition as Holder)[STORED];
-  return held !== undefined && "body" in held ? held.body.clone().bytes() : undefined;
+  return (rendition as Holder)[STORED]?.body.clone().bytes();
 }

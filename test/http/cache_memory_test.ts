@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { heldBytes, type Variant, VariantCache } from "../../src/http/variant_cache.ts";
 import { respondImage } from "../../src/http/respond.ts";
 import type { TaggedVariant } from "../../src/http/variant_cache.ts";
+import type { Answer } from "../../src/http/render_variant.ts";
 
 const OVERHEAD = 128; // bookkeeping per entry, as variant_cache.ts counts it
 
@@ -71,12 +72,24 @@ Deno.test("respond: a variant's first 200 is the same answer as the prepared one
     width: 64,
     height: 32,
   };
-  await assertSameAnswers(variant);
+  await assertSameAnswers(variant, variant.bytes);
   // A frozen variant cannot keep prepared responses on itself: every answer is a plain one.
-  await assertSameAnswers(Object.freeze({ ...variant, bytes: variant.bytes.slice() }));
+  await assertSameAnswers(
+    Object.freeze({ ...variant, bytes: variant.bytes.slice() }),
+    variant.bytes,
+  );
+  // A default answer kept on its record: its first 200 is a clone of its body, its later ones
+  // clones of a template made of that body.
+  const { bytes, ...rest } = variant;
+  const stored = {
+    ...rest,
+    body: new Response(bytes.slice(), { status: 200 }),
+    byteLength: bytes.length,
+  };
+  await assertSameAnswers(stored, bytes);
 });
 
-async function assertSameAnswers(variant: TaggedVariant): Promise<void> {
+async function assertSameAnswers(variant: Answer, bytes: Uint8Array): Promise<void> {
   const context = (remaining: number) => ({
     method: "GET",
     servedDomain: "example.com",
@@ -92,7 +105,7 @@ async function assertSameAnswers(variant: TaggedVariant): Promise<void> {
       body: [...new Uint8Array(await response.arrayBuffer())],
     });
   }
-  assert.deepEqual(answers[0].body, [...variant.bytes]);
+  assert.deepEqual(answers[0].body, [...bytes]);
   for (const later of answers.slice(1)) {
     assert.equal(later.status, answers[0].status);
     assert.deepEqual(later.body, answers[0].body);

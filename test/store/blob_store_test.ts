@@ -92,6 +92,31 @@ Deno.test("blob store reads null when a referenced blob lost a chunk", async () 
   }
 });
 
+Deno.test("blob store reads a one-chunk blob as KV gave it, and refuses it at any other length", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const blobs = new BlobStore(kv);
+    const b = await blob(20_000);
+    await commitRefs(kv, blobs, [b], []);
+    assert.equal(await countChunks(kv, b.hash), 1);
+    const read = await blobs.read(b.hash);
+    assert.deepEqual(read, b.bytes);
+    // Its own buffer, exactly its size: a cache counting the buffer counts the blob.
+    assert.equal(read!.buffer.byteLength, 20_000);
+    const chunkKey = [...blobChunksPrefix(b.hash), 0];
+    for (const length of [19_999, 20_001]) {
+      const wrong = new Uint8Array(length);
+      wrong.set(b.bytes.subarray(0, Math.min(length, 20_000)));
+      await kv.set(chunkKey, wrong);
+      assert.equal(await blobs.read(b.hash), null, `a chunk of ${length} bytes for 20,000`);
+    }
+    await kv.set(chunkKey, "not bytes");
+    assert.equal(await blobs.read(b.hash), null, "a chunk that is not bytes");
+  } finally {
+    kv.close();
+  }
+});
+
 Deno.test("blob store counts references and collects a blob only at zero", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
