@@ -4,12 +4,13 @@
 //! bytes and native ms with zlib's match search and with run-length coding, at the request path's
 //! effort and at `Small`, beside the encoder's own choice — the measurements behind
 //! `encode::png_deflate`'s `NOISY_ZERO_PERCENT`. `bench/bench_inputs.ts` makes the sources.
-use imagecore::raster::decode::decode;
 use imagecore::raster::encode::effort::Effort;
 use imagecore::raster::encode::png::{encode_png_with, Forced};
-use imagecore::raster::resize::grey::resize_grey;
-use imagecore::raster::resize::{output_size, resize};
 use std::time::Instant;
+
+#[path = "support/renders.rs"]
+mod support;
+use support::renders;
 
 /// Bytes and the fastest of five encodes' ms.
 fn encoded(pixels: &[u8], w: u32, h: u32, effort: Effort, rle: Option<bool>) -> (usize, f64) {
@@ -51,34 +52,29 @@ fn scanlines(png: &[u8], height: usize) -> (bool, f64) {
 
 fn main() {
     println!("source\top\tfiltered\tzero %\tchosen\tfast B\tfast ms\tfast rle B\tfast rle ms\tsmall B\tsmall ms\tsmall rle B\tsmall rle ms");
-    for path in std::env::args().skip(1) {
-        let bytes = std::fs::read(&path).expect("read");
-        let (source, (w, h)) = decode(&bytes, |w, h| output_size(w, h, 128)).expect("decode");
-        for grey in [false, true] {
-            let pixels = source.pixels.clone();
-            let out = if grey {
-                resize_grey(pixels, source.width, source.height, w, h)
-            } else {
-                resize(pixels, source.width, source.height, w, h)
-            }
-            .expect("resize");
-            let mut copy = out.clone();
-            let mut png = Vec::new();
-            encode_png_with(&mut png, &mut copy, w, h, Effort::Fast, Forced::default())
-                .expect("encode");
-            let (fast, fast_ms) = encoded(&out, w, h, Effort::Fast, Some(false));
-            let (fast_rle, fast_rle_ms) = encoded(&out, w, h, Effort::Fast, Some(true));
-            let (small, small_ms) = encoded(&out, w, h, Effort::Small, Some(false));
-            let (small_rle, small_rle_ms) = encoded(&out, w, h, Effort::Small, Some(true));
-            let chosen = if png.len() == fast_rle && png.len() != fast {
-                "rle"
-            } else {
-                "search"
-            };
-            let name = path.rsplit('/').next().unwrap_or(&path);
-            let op = if grey { "grey" } else { "colour" };
-            let (filtered, zeros) = scanlines(&png, h as usize);
-            println!("{name}\t{op}\t{filtered}\t{zeros:.1}\t{chosen}\t{fast}\t{fast_ms:.3}\t{fast_rle}\t{fast_rle_ms:.3}\t{small}\t{small_ms:.3}\t{small_rle}\t{small_rle_ms:.3}");
-        }
+    for r in renders(std::env::args().skip(1)) {
+        let (out, w, h) = (&r.pixels, r.width, r.height);
+        let mut png = Vec::new();
+        encode_png_with(
+            &mut png,
+            &mut out.clone(),
+            w,
+            h,
+            Effort::Fast,
+            Forced::default(),
+        )
+        .expect("encode");
+        let (fast, fast_ms) = encoded(out, w, h, Effort::Fast, Some(false));
+        let (fast_rle, fast_rle_ms) = encoded(out, w, h, Effort::Fast, Some(true));
+        let (small, small_ms) = encoded(out, w, h, Effort::Small, Some(false));
+        let (small_rle, small_rle_ms) = encoded(out, w, h, Effort::Small, Some(true));
+        let chosen = if png.len() == fast_rle && png.len() != fast {
+            "rle"
+        } else {
+            "search"
+        };
+        let (filtered, zeros) = scanlines(&png, h as usize);
+        let (name, op) = (&r.name, r.op);
+        println!("{name}\t{op}\t{filtered}\t{zeros:.1}\t{chosen}\t{fast}\t{fast_ms:.3}\t{fast_rle}\t{fast_rle_ms:.3}\t{small}\t{small_ms:.3}\t{small_rle}\t{small_rle_ms:.3}");
     }
 }

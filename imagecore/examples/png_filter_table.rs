@@ -3,12 +3,13 @@
 //! every row unfiltered and with adaptive row filters (`encode::png_filter`), at the request
 //! path's effort and at `Small`: bytes and native ms of each, the measurements behind the filter
 //! rule of `encode::png`. `bench/bench_inputs.ts` makes the benchmark's sources.
-use imagecore::raster::decode::decode;
 use imagecore::raster::encode::effort::Effort;
 use imagecore::raster::encode::png::{encode_png_with, Forced};
-use imagecore::raster::resize::grey::resize_grey;
-use imagecore::raster::resize::{output_size, resize};
 use std::time::Instant;
+
+#[path = "support/renders.rs"]
+mod support;
+use support::renders;
 
 fn encoded(
     pixels: &[u8],
@@ -38,27 +39,16 @@ fn encoded(
 
 fn main() {
     println!("source\top\tnone B\tadaptive B\tchosen B\tno palette B\tno palette none B\tnone ms\tadaptive ms\tsmall none B\tsmall adaptive B");
-    for path in std::env::args().skip(1) {
-        let bytes = std::fs::read(&path).expect("read");
-        let (source, (w, h)) = decode(&bytes, |w, h| output_size(w, h, 128)).expect("decode");
-        for grey in [false, true] {
-            let pixels = source.pixels.clone();
-            let out = if grey {
-                resize_grey(pixels, source.width, source.height, w, h)
-            } else {
-                resize(pixels, source.width, source.height, w, h)
-            }
-            .expect("resize");
-            let (none, none_ms) = encoded(&out, w, h, Effort::Fast, Some(false), None);
-            let (adaptive, adaptive_ms) = encoded(&out, w, h, Effort::Fast, Some(true), None);
-            let (chosen, _) = encoded(&out, w, h, Effort::Fast, None, None);
-            let (nopal, _) = encoded(&out, w, h, Effort::Fast, None, Some(false));
-            let (nopal_none, _) = encoded(&out, w, h, Effort::Fast, Some(false), Some(false));
-            let (small_none, _) = encoded(&out, w, h, Effort::Small, Some(false), None);
-            let (small_adaptive, _) = encoded(&out, w, h, Effort::Small, Some(true), None);
-            let name = path.rsplit('/').next().unwrap_or(&path);
-            let op = if grey { "grey" } else { "colour" };
-            println!("{name}\t{op}\t{none}\t{adaptive}\t{chosen}\t{nopal}\t{nopal_none}\t{none_ms:.3}\t{adaptive_ms:.3}\t{small_none}\t{small_adaptive}");
-        }
+    for r in renders(std::env::args().skip(1)) {
+        let (out, w, h) = (&r.pixels, r.width, r.height);
+        let (none, none_ms) = encoded(out, w, h, Effort::Fast, Some(false), None);
+        let (adaptive, adaptive_ms) = encoded(out, w, h, Effort::Fast, Some(true), None);
+        let (chosen, _) = encoded(out, w, h, Effort::Fast, None, None);
+        let (nopal, _) = encoded(out, w, h, Effort::Fast, None, Some(false));
+        let (nopal_none, _) = encoded(out, w, h, Effort::Fast, Some(false), Some(false));
+        let (small_none, _) = encoded(out, w, h, Effort::Small, Some(false), None);
+        let (small_adaptive, _) = encoded(out, w, h, Effort::Small, Some(true), None);
+        let (name, op) = (&r.name, r.op);
+        println!("{name}\t{op}\t{none}\t{adaptive}\t{chosen}\t{nopal}\t{nopal_none}\t{none_ms:.3}\t{adaptive_ms:.3}\t{small_none}\t{small_adaptive}");
     }
 }
