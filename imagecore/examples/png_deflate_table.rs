@@ -6,29 +6,18 @@
 //! `encode::png_deflate`'s `NOISY_ZERO_PERCENT`. `bench/bench_inputs.ts` makes the sources.
 use imagecore::raster::encode::effort::Effort;
 use imagecore::raster::encode::png::{encode_png_with, Forced};
-use std::time::Instant;
 
 #[path = "support/renders.rs"]
 mod support;
-use support::renders;
+use support::{renders, Render};
 
-/// Bytes and the fastest of five encodes' ms.
-fn encoded(pixels: &[u8], w: u32, h: u32, effort: Effort, rle: Option<bool>) -> (usize, f64) {
-    let mut best = f64::INFINITY;
-    let mut bytes = 0;
-    for _ in 0..5 {
-        let mut copy = pixels.to_vec();
-        let mut out = Vec::new();
-        let start = Instant::now();
-        let forced = Forced {
-            rle,
-            ..Forced::default()
-        };
-        encode_png_with(&mut out, &mut copy, w, h, effort, forced).expect("encode");
-        best = best.min(start.elapsed().as_secs_f64() * 1000.0);
-        bytes = out.len();
-    }
-    (bytes, best)
+/// Bytes and ms of `r` encoded with run-length deflate forced where `Some`.
+fn encoded(r: &Render, effort: Effort, rle: Option<bool>) -> (usize, f64) {
+    let forced = Forced {
+        rle,
+        ..Forced::default()
+    };
+    support::encoded(r, effort, forced)
 }
 
 /// Whether any row of `png` (of `height` rows) is filtered, and the share of zero bytes in its
@@ -64,10 +53,10 @@ fn main() {
             Forced::default(),
         )
         .expect("encode");
-        let (fast, fast_ms) = encoded(out, w, h, Effort::Fast, Some(false));
-        let (fast_rle, fast_rle_ms) = encoded(out, w, h, Effort::Fast, Some(true));
-        let (small, small_ms) = encoded(out, w, h, Effort::Small, Some(false));
-        let (small_rle, small_rle_ms) = encoded(out, w, h, Effort::Small, Some(true));
+        let (fast, fast_ms) = encoded(&r, Effort::Fast, Some(false));
+        let (fast_rle, fast_rle_ms) = encoded(&r, Effort::Fast, Some(true));
+        let (small, small_ms) = encoded(&r, Effort::Small, Some(false));
+        let (small_rle, small_rle_ms) = encoded(&r, Effort::Small, Some(true));
         let chosen = if png.len() == fast_rle && png.len() != fast {
             "rle"
         } else {

@@ -4,50 +4,37 @@
 //! path's effort and at `Small`: bytes and native ms of each, the measurements behind the filter
 //! rule of `encode::png`. `bench/bench_inputs.ts` makes the benchmark's sources.
 use imagecore::raster::encode::effort::Effort;
-use imagecore::raster::encode::png::{encode_png_with, Forced};
-use std::time::Instant;
+use imagecore::raster::encode::png::Forced;
 
 #[path = "support/renders.rs"]
 mod support;
-use support::renders;
+use support::{renders, Render};
 
+/// Bytes and ms of `r` encoded with filtering and the palette forced where `Some`.
 fn encoded(
-    pixels: &[u8],
-    w: u32,
-    h: u32,
+    r: &Render,
     effort: Effort,
     adaptive: Option<bool>,
     palette: Option<bool>,
 ) -> (usize, f64) {
-    let mut best = f64::INFINITY;
-    let mut bytes = 0;
-    for _ in 0..5 {
-        let mut copy = pixels.to_vec();
-        let mut out = Vec::new();
-        let start = Instant::now();
-        let forced = Forced {
-            adaptive,
-            palette,
-            rle: None,
-        };
-        encode_png_with(&mut out, &mut copy, w, h, effort, forced).expect("encode");
-        best = best.min(start.elapsed().as_secs_f64() * 1000.0);
-        bytes = out.len();
-    }
-    (bytes, best)
+    let forced = Forced {
+        adaptive,
+        palette,
+        rle: None,
+    };
+    support::encoded(r, effort, forced)
 }
 
 fn main() {
     println!("source\top\tnone B\tadaptive B\tchosen B\tno palette B\tno palette none B\tnone ms\tadaptive ms\tsmall none B\tsmall adaptive B");
     for r in renders(std::env::args().skip(1)) {
-        let (out, w, h) = (&r.pixels, r.width, r.height);
-        let (none, none_ms) = encoded(out, w, h, Effort::Fast, Some(false), None);
-        let (adaptive, adaptive_ms) = encoded(out, w, h, Effort::Fast, Some(true), None);
-        let (chosen, _) = encoded(out, w, h, Effort::Fast, None, None);
-        let (nopal, _) = encoded(out, w, h, Effort::Fast, None, Some(false));
-        let (nopal_none, _) = encoded(out, w, h, Effort::Fast, Some(false), Some(false));
-        let (small_none, _) = encoded(out, w, h, Effort::Small, Some(false), None);
-        let (small_adaptive, _) = encoded(out, w, h, Effort::Small, Some(true), None);
+        let (none, none_ms) = encoded(&r, Effort::Fast, Some(false), None);
+        let (adaptive, adaptive_ms) = encoded(&r, Effort::Fast, Some(true), None);
+        let (chosen, _) = encoded(&r, Effort::Fast, None, None);
+        let (nopal, _) = encoded(&r, Effort::Fast, None, Some(false));
+        let (nopal_none, _) = encoded(&r, Effort::Fast, Some(false), Some(false));
+        let (small_none, _) = encoded(&r, Effort::Small, Some(false), None);
+        let (small_adaptive, _) = encoded(&r, Effort::Small, Some(true), None);
         let (name, op) = (&r.name, r.op);
         println!("{name}\t{op}\t{none}\t{adaptive}\t{chosen}\t{nopal}\t{nopal_none}\t{none_ms:.3}\t{adaptive_ms:.3}\t{small_none}\t{small_adaptive}");
     }
