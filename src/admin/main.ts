@@ -16,6 +16,7 @@
  * @module
  */
 import { isKvFile, openKv, storeFileExists } from "../store/open_kv.ts";
+import { retryWhileLocked } from "../store/store_locked.ts";
 import { recordIfHoldsData } from "../store/store_meta.ts";
 import type { AdminCommand } from "./io.ts";
 import { parseExportCommand, parseImportArchiveCommand } from "./archive_commands.ts";
@@ -118,7 +119,8 @@ export async function runAdmin(
   let created = false;
   try {
     created = init && isKvFile(location) && !(await storeFileExists(location));
-    kv = await openKv(location, { createFile: init });
+    // A server may write to the same store file at the same moment: retry "database is locked".
+    kv = retryWhileLocked(await openKv(location, { createFile: init }));
   } catch (error) {
     environment.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

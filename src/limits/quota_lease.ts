@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { isLocked } from "../store/store_locked.ts";
 
 /** What one lease attempt obtained. */
 export interface Lease {
@@ -25,14 +26,6 @@ const MAX_ATTEMPTS = 32;
 const MAX_BUSY_RETRIES = 64;
 
 /**
- * Whether `error` is SQLite's transient "database is locked" (SQLITE_BUSY), which a local KV file
- * shared by several processes reports under write contention instead of waiting.
- */
-export function isBusy(error: unknown): boolean {
-  return error instanceof Error && /database (table )?is locked|SQLITE_BUSY/i.test(error.message);
-}
-
-/**
  * Runs one check-and-set attempt, retrying it after a short, growing, jittered pause while the KV
  * file is busy. Any other error is thrown at once. Retrying is safe: an attempt that failed
  * changed nothing, and one that committed but reported an error only leaves quota counted as
@@ -43,7 +36,7 @@ async function whileBusy<T>(attempt: () => Promise<T>): Promise<T> {
     try {
       return await attempt();
     } catch (error) {
-      if (!isBusy(error) || retry >= MAX_BUSY_RETRIES) throw error;
+      if (!isLocked(error) || retry >= MAX_BUSY_RETRIES) throw error;
       const ceiling = Math.min(20, 2 ** Math.min(retry, 5));
       await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * ceiling));
     }

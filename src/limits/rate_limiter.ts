@@ -8,8 +8,10 @@
  * overspend and the hot path touches no KV at all. Requests that find the local block empty
  * share ONE in-flight lease. Blocks grow (doubling, up to {@link MAX_BLOCK}) while an instance
  * spends them quickly and never exceed a quarter of what is still unleased, so near the limit
- * blocks shrink to single requests and no instance hoards the tail. Unspent quota is given back
- * by {@link RateLimiter.close} and otherwise expires with its window.
+ * blocks shrink to single requests and no instance hoards the tail. Unspent quota goes back to
+ * KV once the instance has admitted nothing of it for {@link IDLE_RETURN_MS} (a timer), and on
+ * {@link RateLimiter.close}, so quota an instance holds for requests that never came is not lost
+ * to the others for the rest of the window.
  *
  * Because the global count never exceeds the limit and an instance admits only what it leased,
  * any number of instances over one KV admit at most `limit` requests per window.
@@ -23,6 +25,7 @@ import { rateLimitKey } from "../store/keyspace.ts";
 import {
   adjustBlock,
   checkArguments,
+  IDLE_RETURN_MS,
   MAX_BLOCK,
   newWindowState,
   type RateLimitDecision,
@@ -33,7 +36,7 @@ import {
   type WindowState,
 } from "./window_state.ts";
 
-export { MAX_BLOCK, type RateLimitDecision };
+export { IDLE_RETURN_MS, MAX_BLOCK, type RateLimitDecision };
 
 /** Counters of one limiter since it was created. */
 export interface RateLimiterStats {
@@ -49,6 +52,8 @@ export interface RateLimiterStats {
   leases: number;
   /** Requests answered 503 because KV failed or was too slow. */
   unavailable: number;
+  /** Quota given back to KV unspent (idle or on close). */
+  returned: number;
 }
 
 /** A per-key rate limiter; see the module documentation for how it stays exact. */
@@ -61,6 +66,12 @@ export interface RateLimiter {
   take(keyId: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
   /** Waits for in-flight leases, gives unspent quota back to KV and refuses further takes. */
   close(): Promise<void>;
+  /**
+   * Gives back to KV the quota of every window this instance has admitted nothing from for
+   * `idleReturnMs`; resolves with the amount given back. A timer calls it while quota is held;
+   * tests with an injected clock call it directly.
+   */
+  returnIdle(): Promise<number>;
   /** Counters since creation, for tests and benchmarks. */
   stats(): RateLimiterStats;
 }
@@ -77,6 +88,8 @@ export interface RateLimiterOptions {
   leaseTimeoutMs?: number;
   /** After a KV failure, how long requests needing KV get 503 without trying; default 1000 ms. */
   backoffMs?: number;
+  /** How long held quota may go unspent before it is given back; default {@link IDLE_RETURN_MS}. */
+  idleReturnMs?: number;
 }
 
 /**
@@ -96,6 +109,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const clock = options.clock ?? Date.now;
   const leaseTimeoutMs = options.leaseTimeoutMs ?? 2_000;
   const backoffMs = options.backoffMs ?? 1_000;
+  const idleReturnMs = options.idleReturnMs ?? IDLE_RETURN_MS;
   const stats: RateLimiterStats = {
     instanceId: options.instanceId ?? crypto.randomUUID(),
     admitted: 0,
@@ -103,11 +117,14 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     leaseAttempts: 0,
     leases: 0,
     unavailable: 0,
+    returned: 0,
   };
   const states = new Map<string, WindowState>();
   let pruneAt = 1024;
   let unavailableUntil = 0;
   let closed = false;
+  let sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  const returning = new Set<Promise<unknown>>();
 
   function unavailable(now: number): HttpError {
     stats.unavailable++;
@@ -166,6 +183,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         s.lastLeaseAt = now;
         unavailableUntil = 0;
         s.inflight = null;
+        if (lease.granted > 0) scheduleSweep();
         return true;
       },
       () => {
@@ -176,6 +194,53 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     );
     s.inflight = inflight;
     return inflight;
+  }
+
+  /**
+   * Gives `s`'s held quota back to KV. A give-back that fails is not retried and the quota not
+   * kept: it may have committed, and spending it again could exceed the limit.
+   */
+  function giveBack(s: WindowState, now: number): Promise<number> {
+    const amount = s.local;
+    s.local = 0;
+    const done = returnQuota(kv, kvKey(s), amount, expireInMs(s, now)).then(
+      (left) => {
+        stats.returned += amount;
+        s.leased = left;
+        return amount;
+      },
+      () => 0,
+    );
+    returning.add(done);
+    return done.finally(() => returning.delete(done));
+  }
+
+  async function returnIdle(): Promise<number> {
+    const now = clock();
+    const idle = [...states.values()].filter((s) =>
+      s.local > 0 && s.inflight === null && s.waiting === 0 && now < s.endMs &&
+      now - Math.max(s.lastSpendAt, s.lastLeaseAt) >= idleReturnMs
+    );
+    const amounts = await Promise.all(idle.map((s) => giveBack(s, now)));
+    return amounts.reduce((sum, amount) => sum + amount, 0);
+  }
+
+  /** Runs {@link returnIdle} when the first held quota falls idle, again while any is held. */
+  function scheduleSweep(): void {
+    if (sweepTimer !== undefined || closed) return;
+    const now = clock();
+    let due = Infinity;
+    for (const s of states.values()) {
+      if (s.local > 0) due = Math.min(due, Math.max(s.lastSpendAt, s.lastLeaseAt) + idleReturnMs);
+    }
+    if (due === Infinity) return;
+    // At least 100 ms apart, so a window held by a lease in flight is not polled in a loop.
+    sweepTimer = setTimeout(async () => {
+      await returnIdle();
+      sweepTimer = undefined;
+      scheduleSweep();
+    }, Math.max(100, due - now));
+    Deno.unrefTimer(sweepTimer);
   }
 
   /** Waits for a lease at most `leaseTimeoutMs`; false when it failed or took too long. */
@@ -224,20 +289,14 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   async function close(): Promise<void> {
     if (closed) return;
     closed = true;
+    clearTimeout(sweepTimer);
     await Promise.all([...states.values()].map((s) => s.inflight));
     const now = clock();
-    const giveBacks: Promise<unknown>[] = [];
-    for (const s of states.values()) {
-      if (s.local > 0 && now < s.endMs) {
-        const amount = s.local;
-        s.local = 0;
-        // Best effort: if KV is down the quota simply expires with its window.
-        giveBacks.push(returnQuota(kv, kvKey(s), amount, expireInMs(s, now)).catch(() => {}));
-      }
-    }
-    await Promise.all(giveBacks);
+    // Best effort: if KV is down the quota simply expires with its window.
+    for (const s of states.values()) if (s.local > 0 && now < s.endMs) giveBack(s, now);
+    await Promise.all(returning);
     states.clear();
   }
 
-  return { take, close, stats: () => ({ ...stats }) };
+  return { take, close, returnIdle, stats: () => ({ ...stats }) };
 }

@@ -30,6 +30,8 @@ export const FAST_LEASE_MS = 1_000;
 export const SHARE_DIVISOR = 4;
 /** While a window is exhausted, how often an instance re-reads KV for given-back quota. */
 export const RECHECK_MS = 1_000;
+/** Quota an instance holds unspent this long after its last admitted request goes back to KV. */
+export const IDLE_RETURN_MS = 2_000;
 
 /** Local state of one key in its current window. */
 export interface WindowState {
@@ -50,6 +52,8 @@ export interface WindowState {
   inflight: Promise<boolean> | null;
   block: number;
   lastLeaseAt: number;
+  /** When this instance last admitted a request of the window (0 before the first). */
+  lastSpendAt: number;
 }
 
 /**
@@ -84,6 +88,7 @@ export function newWindowState(
     inflight: null,
     block: previous?.block ?? INITIAL_BLOCK,
     lastLeaseAt: previous?.lastLeaseAt ?? 0,
+    lastSpendAt: 0,
   };
 }
 
@@ -155,6 +160,7 @@ export function secondsUntil(endMs: number, now: number): number {
 export function spendLocal(s: WindowState, now: number): RateLimitDecision | undefined {
   if (s.local > 0) {
     s.local--;
+    s.lastSpendAt = now;
     const remaining = Math.max(0, Math.min(s.shown, s.limit - s.leased + s.local));
     s.shown = remaining;
     return {

@@ -30,7 +30,8 @@ import type {
 import { observeSettings, startObserver } from "../observe/request_observer.ts";
 import { safeLog } from "../safe_log.ts";
 import { type DemoInfo, seedIfEmpty } from "../store/seed.ts";
-import { isKvFile, openKv, whileLocked } from "../store/open_kv.ts";
+import { isKvFile, openKv } from "../store/open_kv.ts";
+import { whileLocked } from "../store/store_locked.ts";
 import { LogoChangeFeed } from "../store/logo_change_feed.ts";
 import { storeFileCheck } from "../store/store_identity.ts";
 import type { ServiceSettings } from "../settings/settings_table.ts";

@@ -20,6 +20,7 @@
  * @module
  */
 import { dirname } from "node:path";
+import { whileLocked } from "./store_locked.ts";
 
 /** Default location of the KV file, relative to the working directory. */
 export const DEFAULT_KV_PATH = "./data/logo-lookup.kv";
@@ -201,30 +202,3 @@ function openProblem(location: string, reason: string): string {
 
 /** A key that is never written: {@link openKv}'s probe checks that it is absent. */
 const OPEN_PROBE_KEY: Deno.KvKey = ["__open_probe"];
-/** How long {@link openKv} waits for a store file that another process holds locked. */
-export const LOCKED_STORE_WAIT_MS = 5_000;
-
-/**
- * Runs `open` again while it fails with SQLite's "database is locked" (several instances opening
- * one new store file at once: the one creating it holds the file for a moment), for at most
- * {@link LOCKED_STORE_WAIT_MS}. For the first writes after opening, too (`seedIfEmpty`).
- *
- * @example
- * ```ts
- * import { whileLocked } from "./open_kv.ts";
- * const kv = await Deno.openKv(":memory:");
- * await whileLocked(() => kv.set(["k"], 1));
- * ```
- */
-export async function whileLocked<T>(open: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + LOCKED_STORE_WAIT_MS;
-  for (let pause = 10;; pause = Math.min(pause * 2, 200)) {
-    try {
-      return await open();
-    } catch (error) {
-      const locked = error instanceof Error && /database is locked/.test(error.message);
-      if (!locked || Date.now() + pause > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  }
-}

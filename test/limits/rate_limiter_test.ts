@@ -190,6 +190,46 @@ Deno.test("an exhausted instance picks up quota given back by another once its r
   await waiter.close();
 });
 
+Deno.test("quota held idle for idleReturnMs goes back to KV; quota still being spent stays", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const clock = fixedClock();
+  const key = (id: string) => ["rate_limit", id, 60, Math.floor(START / 60_000)];
+  const holder = createRateLimiter({ kv, clock: clock.read, idleReturnMs: 2_000 });
+  const other = createRateLimiter({ kv, clock: clock.read });
+  assert.equal((await holder.take("key_a", 40, 60)).allowed, true); // leases 8, spends 1
+  assert.equal((await holder.take("key_b", 40, 60)).allowed, true);
+  clock.now += 1_999;
+  assert.equal(await holder.returnIdle(), 0, "not idle long enough");
+  assert.equal((await holder.take("key_b", 40, 60)).allowed, true); // key_b is still in use
+  clock.now += 1;
+  assert.equal(await holder.returnIdle(), 7, "key_a's 7 unspent go back, key_b's stay");
+  assert.equal((await kv.get<number>(key("key_a"))).value, 1);
+  assert.equal((await kv.get<number>(key("key_b"))).value, 8);
+  const rest = await takeConcurrently(() => other.take("key_a", 40, 60), 50);
+  assert.equal(rest.filter((d) => d.allowed).length, 39, "nothing of key_a is lost");
+  assert.equal(holder.stats().returned, 7);
+  await holder.close();
+  assert.equal(holder.stats().returned, 13, "close gives back key_b's 6");
+  await other.close();
+});
+
+Deno.test("a timer gives held quota back without any further take", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const key = ["rate_limit", "key_a", 60, Math.floor(START / 60_000)];
+  const holder = createRateLimiter({ kv, clock: fixedClock().read, idleReturnMs: 0 });
+  assert.equal((await holder.take("key_a", 40, 60)).allowed, true); // leases 8, spends 1
+  const watch = kv.watch<[number]>([key]).getReader();
+  const deadline = setTimeout(() => watch.cancel(), 10_000); // a missing give-back fails, not hangs
+  for (;;) {
+    const { done, value } = await watch.read();
+    if (done || value[0].value === 1) break;
+  }
+  clearTimeout(deadline);
+  await watch.cancel();
+  assert.equal((await kv.get<number>(key)).value, 1, "the 7 unspent went back");
+  await holder.close();
+});
+
 Deno.test("the hot path commits to KV at most once per 20 admitted requests", async () => {
   using kv = await Deno.openKv(":memory:");
   const counter = countCommits(kv);

@@ -18,6 +18,7 @@ export function failingLimiter(error: unknown): RateLimiter {
   return {
     take: () => Promise.reject(error),
     close: () => Promise.resolve(),
+    returnIdle: () => Promise.resolve(0),
     stats: () => ({
       instanceId: "failing",
       admitted: 0,
@@ -25,6 +26,7 @@ export function failingLimiter(error: unknown): RateLimiter {
       leaseAttempts: 0,
       leases: 0,
       unavailable: 0,
+      returned: 0,
     }),
   };
 }
