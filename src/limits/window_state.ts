@@ -31,7 +31,7 @@ export const SHARE_DIVISOR = 4;
 /** While a window is exhausted, how often an instance re-reads KV for given-back quota. */
 export const RECHECK_MS = 1_000;
 /** Quota an instance holds unspent this long after its last admitted request goes back to KV. */
-export const IDLE_RETURN_MS = 2_000;
+export const IDLE_RETURN_MS = 5_000;
 
 /** Local state of one key in its current window. */
 export interface WindowState {
