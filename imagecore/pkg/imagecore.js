@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=6b263e1304f5d956662400d206ea0f4dd55c57257465059a7904084bc785175f wasm-sha256=07fd6f7bd06d52870379fe2262a31351633613dbe2420697971169597ba08101 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=4ae2c3e37661ff3c8ca674340f0d2f9e5ade88038352a53f4712a62246fa0f56 wasm-sha256=d0c02f71599969988049fa323c8a7431006b28b7e5bfd3fd354872ac9fe57b3c rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore.d.ts" */
 
 export function __wbg_reset_state () {

@@ -1,4 +1,4 @@
-// imagecore-build: source-sha256=6b263e1304f5d956662400d206ea0f4dd55c57257465059a7904084bc785175f wasm-sha256=8fc8a347c80f9289b423c060e39dcf0a97e98aff6cfe3ad79a3bcd20cd8c1c93 rustc=1.96.0-ac68faa20
+// imagecore-build: source-sha256=4ae2c3e37661ff3c8ca674340f0d2f9e5ade88038352a53f4712a62246fa0f56 wasm-sha256=8fc8a347c80f9289b423c060e39dcf0a97e98aff6cfe3ad79a3bcd20cd8c1c93 rustc=1.96.0-ac68faa20
 /* @ts-self-types="./imagecore_svg.d.ts" */
 
 export function __wbg_reset_state () {

@@ -109,12 +109,7 @@ pub fn transform_into(
         decode_for_resize(input, true, plan)?
     };
     let decoded = now();
-    let resizes = (width, height)
-        != match &source {
-            Decoded::Rgb(d) => (d.width, d.height),
-            Decoded::Rgba(d) => (d.width, d.height),
-            Decoded::Grey(d) => (d.width, d.height),
-        };
+    let resizes = (width, height) != source.dimensions();
     let mut pixels = match source {
         Decoded::Rgb(rgb) if options.greyscale => {
             resize_grey_rgb(rgb.pixels, rgb.width, rgb.height, width, height)?

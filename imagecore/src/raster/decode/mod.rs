@@ -63,6 +63,15 @@ pub enum Decoded {
 }
 
 impl Decoded {
+    /// Width and height in px.
+    pub fn dimensions(&self) -> (u32, u32) {
+        match self {
+            Decoded::Rgba(d) => (d.width, d.height),
+            Decoded::Rgb(d) => (d.width, d.height),
+            Decoded::Grey(d) => (d.width, d.height),
+        }
+    }
+
     /// The image as RGBA8 (an RGB image widened in place, alpha 255; pairs as grey RGBA8).
     pub fn into_rgba(self) -> Rgba {
         match self {
