@@ -231,7 +231,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     const now = clock();
     let due = Infinity;
     for (const s of states.values()) {
-      if (s.local > 0) due = Math.min(due, Math.max(s.lastSpendAt, s.lastLeaseAt) + idleReturnMs);
+      // Quota of a window that has ended is worth nothing: it is neither given back nor waited for.
+      if (s.local === 0 || now >= s.endMs) continue;
+      due = Math.min(due, Math.max(s.lastSpendAt, s.lastLeaseAt) + idleReturnMs);
     }
     if (due === Infinity) return;
     // At least 100 ms apart, so a window held by a lease in flight is not polled in a loop.
